@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "poiar",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "POIAR", targets: [
+            "POIARCore", "Geodesy", "SensorLog", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
+        ]),
+        .executable(name: "poiar", targets: ["poiar"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    ],
+    targets: [
+        // System libraries (module maps + tiny C helpers).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev", "libfreetype-dev", "fonts-dejavu-core"]),
+                                   .brew(["cairo", "freetype"])]),
+
+        // The engine, in data-flow order (see docs/architecture.md).
+        .target(name: "POIARCore"),
+        .target(name: "Geodesy", dependencies: ["POIARCore"]),
+        .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"]),
+        .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
+        .target(name: "POIStore", dependencies: [
+            "POIARCore", "Geodesy", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "Projection", dependencies: ["POIARCore", "Geodesy"]),
+        .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CJPEG", "CCairo"]),
+        .target(name: "Replay", dependencies: [
+            "POIARCore", "Geodesy", "SensorLog", "Fusion", "POIStore", "Projection", "Rendering",
+        ]),
+        .executableTarget(name: "poiar", dependencies: [
+            "Replay", "POIStore", "SensorLog", "Fusion", "Projection", "Rendering", "Geodesy", "POIARCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "POIARCoreTests", dependencies: ["POIARCore"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
+        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"]),
+        .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorLog"]),
+        .testTarget(name: "POIStoreTests", dependencies: ["POIStore"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["Projection"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "poiar"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

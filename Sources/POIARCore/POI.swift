@@ -1,0 +1,35 @@
+/// A point of interest as poiar stores and shows it.
+public struct POI: Equatable, Hashable, Sendable {
+    /// Stable id `<source>:<native id>`: `osm:node/123`, `osm:way/456`, `geojson:<id>`, …
+    public var id: String
+    public var name: String
+    /// The poiar category (lower-case word: `cafe`, `restaurant`, …).
+    public var category: String
+    public var coordinate: GeoCoordinate
+    public var address: String?
+    public var phone: String?
+    public var website: String?
+    public var openingHours: String?
+    /// The source's raw tags (OSM tags, GeoJSON properties as strings), when it has them.
+    public var tags: [String: String]
+
+    public init(id: String, name: String, category: String, coordinate: GeoCoordinate,
+                address: String? = nil, phone: String? = nil, website: String? = nil,
+                openingHours: String? = nil, tags: [String: String] = [:]) {
+        self.id = id; self.name = name; self.category = category; self.coordinate = coordinate
+        self.address = address; self.phone = phone; self.website = website
+        self.openingHours = openingHours; self.tags = tags
+    }
+}
+
+/// A POI found by a query, with its geodesic distance and initial bearing from the query point.
+public struct POIHit: Equatable, Sendable {
+    public var poi: POI
+    /// Geodesic distance on the WGS84 ellipsoid, metres.
+    public var distance: Double
+    /// Initial geodesic azimuth from the query point, degrees clockwise from true north, 0..<360.
+    public var bearing: Double
+    public init(poi: POI, distance: Double, bearing: Double) {
+        self.poi = poi; self.distance = distance; self.bearing = bearing
+    }
+}
