@@ -1,1 +1,0 @@
-// Fusion module

@@ -1,1 +1,0 @@
-// Geodesy module

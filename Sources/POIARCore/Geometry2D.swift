@@ -1,0 +1,33 @@
+/// A point in image pixels (origin top-left corner of the top-left pixel, x right, y down).
+public struct Point2: Equatable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public init(_ x: Double, _ y: Double) { self.x = x; self.y = y }
+}
+
+/// An axis-aligned rectangle in image pixels; (x, y) is the top-left corner.
+public struct Rect: Equatable, Hashable, Sendable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x; self.y = y; self.width = width; self.height = height
+    }
+    public var minX: Double { x }
+    public var minY: Double { y }
+    public var maxX: Double { x + width }
+    public var maxY: Double { y + height }
+    public var midX: Double { x + width / 2 }
+
+    /// True when the interiors overlap (touching edges do not count).
+    public func intersects(_ o: Rect) -> Bool {
+        x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY
+    }
+}
+
+/// Label text measured by the renderer, so layout (which does no drawing) knows box sizes.
+public protocol LabelSizing: Sendable {
+    /// Size in pixels of the card showing `name` and `detail` (e.g. "85 m").
+    func labelSize(name: String, detail: String) -> (width: Double, height: Double)
+}

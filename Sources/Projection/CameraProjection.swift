@@ -1,0 +1,60 @@
+import Foundation
+import POIARCore
+
+/// The pinhole camera of the contract (interfaces section 3):
+///   d = R(q)ᵀ · ENU(POI − device);  X = dx, Y = −dy, Z = −dz;
+///   u = fx·X/Z + cx,  v = fy·Y/Z + cy   (plus Brown–Conrady distortion when given).
+/// Pixel origin at the top-left corner of the top-left pixel, x right, y down.
+public struct CameraProjection: Sendable {
+    public let camera: CameraIntrinsics
+    public let pose: Pose
+    private let worldToDevice: Matrix3
+
+    public init(camera: CameraIntrinsics, pose: Pose) {
+        self.camera = camera
+        self.pose = pose
+        worldToDevice = pose.orientation.matrix.transposed
+    }
+
+    /// Camera coordinates (X right, Y down, Z forward along the optical axis) of an ENU offset.
+    public func cameraCoordinates(enu: Vector3) -> Vector3 {
+        let d = worldToDevice * enu
+        return Vector3(d.x, -d.y, -d.z)
+    }
+
+    /// Pixel position of an ENU offset, or nil when it is behind the camera (Z ≤ 0).
+    public func project(enu: Vector3) -> Point2? {
+        let c = cameraCoordinates(enu: enu)
+        guard c.z > 0 else { return nil }
+        var x = c.x / c.z, y = c.y / c.z
+        if let k = camera.distortion, !k.isZero {
+            (x, y) = CameraProjection.distort(x: x, y: y, k)
+        }
+        return Point2(camera.fx * x + camera.cx, camera.fy * y + camera.cy)
+    }
+
+    /// Brown–Conrady distortion of normalised image coordinates (OpenCV's model):
+    ///   x' = x(1 + k1 r² + k2 r⁴ + k3 r⁶) + 2 p1 x y + p2 (r² + 2x²)
+    ///   y' = y(1 + k1 r² + k2 r⁴ + k3 r⁶) + p1 (r² + 2y²) + 2 p2 x y
+    public static func distort(x: Double, y: Double, _ k: LensDistortion) -> (Double, Double) {
+        let r2 = x * x + y * y
+        let radial = 1 + r2 * (k.k1 + r2 * (k.k2 + r2 * k.k3))
+        return (x * radial + 2 * k.p1 * x * y + k.p2 * (r2 + 2 * x * x),
+                y * radial + k.p1 * (r2 + 2 * y * y) + 2 * k.p2 * x * y)
+    }
+
+    /// True when the point lies on the image (edges included).
+    public func isOnImage(_ p: Point2) -> Bool {
+        p.x >= 0 && p.x <= Double(camera.width) && p.y >= 0 && p.y <= Double(camera.height)
+    }
+
+    /// The horizon (the image of the horizontal plane through the camera): the value
+    /// h(u, v) = up-component of the ray through pixel (u, v), up to a positive factor.
+    /// Sky where h > 0, ground where h < 0 (ignoring lens distortion).
+    public func horizonValue(at p: Point2) -> Double {
+        let r = pose.orientation.matrix
+        let x = (p.x - camera.cx) / camera.fx, y = (p.y - camera.cy) / camera.fy
+        // Device-frame ray (x, −y, −1); its up component is row 2 of R times it.
+        return r[2, 0] * x - r[2, 1] * y - r[2, 2]
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import POIARCore
+
+/// Reads a camera JSON (contract section 5):
+/// `{"width", "height", "fx", "fy", "cx", "cy", "distortion": {k1,k2,p1,p2,k3}?, "orientation"?}`.
+public enum CameraFile {
+    public static func load(_ url: URL) throws -> CameraIntrinsics {
+        let path = url.path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw InputError(file: path, "cannot read the camera file (missing or unreadable)")
+        }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw InputError(file: path, "not valid JSON: \(jsonMessage(error))")
+        }
+        guard let dict = object as? [String: Any] else { throw InputError(file: path, "expected a JSON object") }
+        return try parse(dict, path: path)
+    }
+
+    static func parse(_ dict: [String: Any], path: String) throws -> CameraIntrinsics {
+        func number(_ key: String, in d: [String: Any], required: Bool = true) throws -> Double? {
+            guard let v = d[key] else {
+                if required { throw InputError(file: path, field: key, "missing") }
+                return nil
+            }
+            guard let n = v as? NSNumber, !(v is Bool), n.doubleValue.isFinite else {
+                throw InputError(file: path, field: key, "expected a finite number")
+            }
+            return n.doubleValue
+        }
+        let width = try number("width", in: dict)!, height = try number("height", in: dict)!
+        for (k, v) in [("width", width), ("height", height)] where v < 1 || v != v.rounded() || v > 100_000 {
+            throw InputError(file: path, field: k, "expected a whole number of pixels ≥ 1, found \(v)")
+        }
+        let fx = try number("fx", in: dict)!, fy = try number("fy", in: dict)!
+        for (k, v) in [("fx", fx), ("fy", fy)] where v <= 0 {
+            throw InputError(file: path, field: k, "focal length must be > 0 px, found \(v)")
+        }
+        let cx = try number("cx", in: dict)!, cy = try number("cy", in: dict)!
+        var distortion: LensDistortion?
+        if let d = dict["distortion"], !(d is NSNull) {
+            guard let dd = d as? [String: Any] else { throw InputError(file: path, field: "distortion", "expected an object") }
+            distortion = LensDistortion(k1: try number("k1", in: dd, required: false) ?? 0,
+                                        k2: try number("k2", in: dd, required: false) ?? 0,
+                                        p1: try number("p1", in: dd, required: false) ?? 0,
+                                        p2: try number("p2", in: dd, required: false) ?? 0,
+                                        k3: try number("k3", in: dd, required: false) ?? 0)
+        }
+        var orientation = DeviceOrientation.portrait
+        if let o = dict["orientation"] {
+            guard let s = o as? String, let parsed = DeviceOrientation(rawValue: s) else {
+                throw InputError(file: path, field: "orientation",
+                                 "expected one of \(DeviceOrientation.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            orientation = parsed
+        }
+        return CameraIntrinsics(width: Int(width), height: Int(height), fx: fx, fy: fy, cx: cx, cy: cy,
+                                distortion: distortion, orientation: orientation)
+    }
+}
+
+/// The useful part of a Foundation JSON error (it carries the position in its userInfo).
+func jsonMessage(_ error: Error) -> String {
+    let ns = error as NSError
+    if let d = ns.userInfo[NSDebugDescriptionErrorKey] as? String { return d }
+    return ns.localizedDescription
+}

@@ -1,0 +1,108 @@
+import Foundation
+import POIARCore
+
+/// One POI on one frame, as the manifest lists it (contract section 3).
+public struct FrameAnnotation: Sendable, Equatable {
+    public var poi: POI
+    public var distance: Double
+    public var bearing: Double
+    /// Where the POI projects (before layout); nil when behind the camera.
+    public var anchor: Point2?
+    /// The label as laid out; nil when it has none (off the image, behind, or over the cap).
+    public var box: Rect?
+    public var stackLevel: Int
+    public var visible: Bool
+}
+
+/// One rendered frame: the manifest line and everything needed to draw it.
+public struct FrameRecord: Sendable {
+    /// 1-based frame number.
+    public var index: Int
+    public var time: Double
+    /// Line of the log's frame row (nil for frames made with --fps).
+    public var logLine: Int?
+    /// Output image file name (relative to the output folder).
+    public var image: String
+    /// The still's path as written in the log (relative to the log's folder).
+    public var still: String?
+    public var location: GPSFix
+    public var pose: Pose
+    public var camera: CameraIntrinsics
+    public var annotations: [FrameAnnotation]
+
+    public static func imageName(index: Int) -> String { String(format: "frame_%06d.png", index) }
+
+    /// The frame's line in frames.jsonl.
+    public var jsonLine: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.int("frame", index)
+        w.number("time", time, decimals: 6)
+        w.string("image", image)
+        w.string("still", still)
+        w.beginObject("location")
+        w.number("lat", location.coordinate.latitude)
+        w.number("lon", location.coordinate.longitude)
+        w.number("alt", location.coordinate.altitude, decimals: 3)
+        w.number("accuracy", location.horizontalAccuracy, decimals: 3)
+        w.endObject()
+        let q = pose.orientation
+        let angles = pose.angles
+        w.beginObject("pose")
+        w.beginArray("q")
+        for c in [q.w, q.x, q.y, q.z] { w.number(nil, c) }
+        w.endArray()
+        w.number("heading", angles.heading, decimals: 4)
+        w.number("pitch", angles.pitch, decimals: 4)
+        w.number("roll", angles.roll, decimals: 4)
+        w.endObject()
+        w.beginObject("camera")
+        w.int("width", camera.width)
+        w.int("height", camera.height)
+        w.number("fx", camera.fx)
+        w.number("fy", camera.fy)
+        w.number("cx", camera.cx)
+        w.number("cy", camera.cy)
+        if let d = camera.distortion, !d.isZero {
+            w.beginObject("distortion")
+            w.number("k1", d.k1); w.number("k2", d.k2); w.number("p1", d.p1); w.number("p2", d.p2); w.number("k3", d.k3)
+            w.endObject()
+        }
+        w.endObject()
+        w.beginArray("annotations")
+        for a in annotations {
+            w.beginObject()
+            w.string("id", a.poi.id)
+            w.string("name", a.poi.name)
+            w.string("category", a.poi.category)
+            w.number("lat", a.poi.coordinate.latitude)
+            w.number("lon", a.poi.coordinate.longitude)
+            w.number("alt", a.poi.coordinate.altitude)
+            w.number("distance_m", a.distance, decimals: 3)
+            w.number("bearing_deg", a.bearing, decimals: 4)
+            w.number("anchor_x", a.anchor?.x, decimals: 3)
+            w.number("anchor_y", a.anchor?.y, decimals: 3)
+            if let b = a.box {
+                w.beginObject("box")
+                w.number("x", b.x, decimals: 3); w.number("y", b.y, decimals: 3)
+                w.number("w", b.width, decimals: 3); w.number("h", b.height, decimals: 3)
+                w.endObject()
+            } else {
+                w.raw("box", "null")
+            }
+            w.int("stack_level", a.stackLevel)
+            w.bool("visible", a.visible)
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+        return w.text
+    }
+}
+
+/// "85 m", "1.2 km": distances as a label shows them.
+public func formatDistance(_ metres: Double) -> String {
+    if metres < 999.5 { return "\(Int(metres.rounded())) m" }
+    if metres < 9_950 { return String(format: "%.1f km", metres / 1000) }
+    return "\(Int((metres / 1000).rounded())) km"
+}

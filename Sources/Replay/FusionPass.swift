@@ -1,0 +1,107 @@
+import Foundation
+import Fusion
+import POIARCore
+import SensorLog
+
+/// A frame found while fusing: a `frame` row of the log, or a synthetic one made at `--fps`.
+public struct FrameEvent: Sendable {
+    public var time: Double
+    /// Line of the frame row; nil for frames made at a fixed rate.
+    public var line: Int?
+    public var still: String?
+    public var pose: Pose
+}
+
+/// What one pass over a log yields: frames with their poses, and the GPS track.
+public struct FusionResult: Sendable {
+    public var frames: [FrameEvent]
+    public var track: GPSTrack
+    public var metadata: LogMetadata
+    public var sampleCounts: [String: Int]
+    public var firstTime: Double?
+    public var lastTime: Double?
+}
+
+/// Streams a log once through the complementary filter. Memory stays bounded by the reorder
+/// window plus one small record per frame and per GPS fix.
+public struct FusionPass {
+    public var params: ComplementaryFilterParams
+    /// Frames per second for logs without frame rows (nil: only the log's frame rows).
+    public var fps: Double?
+    /// Called for each fused gyro sample once the filter is initialised (the pose CSV).
+    public var onPose: ((Double, Pose) throws -> Void)?
+    public var onNotice: ((String) -> Void)?
+
+    public init(params: ComplementaryFilterParams = ComplementaryFilterParams(), fps: Double? = nil) {
+        self.params = params; self.fps = fps
+    }
+
+    public func run(_ reader: SensorLogReader) throws -> FusionResult {
+        reader.onNotice = onNotice
+        var filter = ComplementaryFilter(params: params)
+        var frames: [FrameEvent] = []
+        var waiting: [(time: Double, line: Int?, still: String?)] = []  // frames before the filter is ready
+        var track = GPSTrack()
+        var counts: [String: Int] = [:]
+        var firstTime: Double?, lastTime: Double?
+        var hasFrameRows = false
+        var nextSyntheticFrame: Double?
+        var syntheticCount = 0
+
+        func addFrame(_ time: Double, _ line: Int?, _ still: String?) {
+            if let pose = filter.pose { frames.append(FrameEvent(time: time, line: line, still: still, pose: pose)) }
+            else { waiting.append((time, line, still)) }
+        }
+        func emitSynthetic(before t: Double, inclusive: Bool) {
+            guard let fps, !hasFrameRows, var next = nextSyntheticFrame else { return }
+            while next < t || (inclusive && next <= t) {
+                addFrame(next, nil, nil)
+                syntheticCount += 1
+                next = firstTime! + Double(syntheticCount) / fps
+            }
+            nextSyntheticFrame = next
+        }
+
+        while let record = try reader.nextRecord() {
+            let t = record.sample.time
+            if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
+            lastTime = t
+            emitSynthetic(before: t, inclusive: false)
+            counts[record.sample.sensorName, default: 0] += 1
+            let wasInitialized = filter.isInitialized
+            switch record.sample {
+            case .gyro(let time, let rate):
+                filter.updateGyro(rate, time: time)
+                if let onPose, let pose = filter.pose { try onPose(time, pose) }
+            case .accel(let time, let force):
+                filter.updateAccel(force, time: time)
+            case .mag(let time, let field):
+                filter.updateMag(field, time: time)
+            case .gps(let fix):
+                track.add(fix)
+            case .frame(let time, let still):
+                if !hasFrameRows {
+                    // The log has its own frames: drop any made at --fps before this row.
+                    hasFrameRows = true
+                    frames.removeAll { $0.line == nil }
+                    waiting.removeAll { $0.line == nil }
+                }
+                addFrame(time, record.line, still)
+            }
+            if !wasInitialized, let pose = filter.pose {
+                // Frames before the first accelerometer and magnetometer samples take the
+                // first attitude they give.
+                for w in waiting { frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, pose: pose)) }
+                waiting.removeAll()
+            }
+        }
+        if let lastTime { emitSynthetic(before: lastTime, inclusive: true) }
+        if !waiting.isEmpty {
+            let missing = ["accel", "mag"].filter { counts[$0, default: 0] == 0 }
+            throw InputError(file: reader.path, line: waiting[0].line,
+                             "cannot fuse a pose for the frames: the log has no \(missing.isEmpty ? "usable accel/mag" : missing.joined(separator: " or ")) samples")
+        }
+        return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
+                            firstTime: firstTime, lastTime: lastTime)
+    }
+}

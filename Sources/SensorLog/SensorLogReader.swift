@@ -1,0 +1,196 @@
+import Foundation
+import POIARCore
+
+/// Streaming reader of poiar-log/1 (`.csv` or `.csv.gz`).
+///
+/// Rows of different sensors may be out of time order by up to `reorderWindow` seconds; the
+/// reader holds a small time-ordered buffer and hands out samples in time order (rows with
+/// the same time keep their file order). Memory is bounded by the samples in one window,
+/// not by the log's length. Every problem is an `InputError` naming the file and line.
+public final class SensorLogReader: IteratorProtocol, Sequence {
+    public static let header = "time,sensor,x,y,z,accuracy"
+    public static let formatName = "poiar-log/1"
+    /// How far (seconds) rows of different sensors may be out of order.
+    public static let defaultReorderWindow = 5.0
+
+    public let path: String
+    public let metadata: LogMetadata
+    public let reorderWindow: Double
+    /// Called once per unknown sensor name (the row is skipped).
+    public var onNotice: ((String) -> Void)?
+    /// The first error met while iterating with `next()`; `nextRecord()` throws it instead.
+    public private(set) var error: Error?
+
+    private let lines: LineReader
+    private var pending = MinHeap<PendingRecord>()
+    private var sequence = 0
+    private var newestTime = -Double.infinity
+    private var lastEmittedTime = -Double.infinity
+    private var lastTimeBySensor: [String: (time: Double, line: Int)] = [:]
+    private var unknownSensors: Set<String> = []
+    private var firstRowLine: Int?
+    private var exhausted = false
+    private var units = UnitPlausibility()
+
+    public init(path: String, reorderWindow: Double = SensorLogReader.defaultReorderWindow) throws {
+        self.path = path
+        self.reorderWindow = reorderWindow
+        lines = try LineReader(path: path)
+        var meta = LogMetadata()
+        var sawHeader = false
+        while let line = try lines.nextLine() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty { continue }
+            if trimmed.hasPrefix("#") {
+                let body = trimmed.dropFirst().trimmingCharacters(in: .whitespaces)
+                if let colon = body.firstIndex(of: ":") {
+                    let key = body[..<colon].trimmingCharacters(in: .whitespaces)
+                    let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    if !key.isEmpty && !key.contains(" ") { meta.entries.append((key, value)) }
+                }
+                continue
+            }
+            if trimmed != SensorLogReader.header {
+                let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
+                if fields.count > 1, Double(fields[0]) != nil {
+                    throw InputError(file: path, line: lines.lineNumber,
+                                     "data row before the header; expected the header \"\(SensorLogReader.header)\"")
+                }
+                throw InputError(file: path, line: lines.lineNumber,
+                                 "unknown column layout \"\(trimmed.prefix(80))\"; expected the header \"\(SensorLogReader.header)\"")
+            }
+            sawHeader = true
+            break
+        }
+        if !sawHeader {
+            throw InputError(file: path, line: lines.lineNumber == 0 ? nil : lines.lineNumber,
+                             lines.lineNumber == 0 ? "empty file, expected a poiar-log/1 log" : "no header \"\(SensorLogReader.header)\" found")
+        }
+        if let format = meta.format, format != SensorLogReader.formatName {
+            throw InputError(file: path, field: "format", "unsupported format \"\(format)\", expected \(SensorLogReader.formatName)")
+        }
+        metadata = meta
+    }
+
+    /// The next sample in time order, or nil at the end of the log.
+    public func nextRecord() throws -> LogRecord? {
+        if let error { throw error }
+        while !exhausted {
+            if let top = pending.min, top.record.sample.time <= newestTime - reorderWindow {
+                return emit(pending.popMin()!)
+            }
+            guard let line = try lines.nextLine() else {
+                exhausted = true
+                try units.finish(path: path)
+                break
+            }
+            if let record = try parse(line, lineNumber: lines.lineNumber) {
+                let t = record.sample.time
+                if t < lastEmittedTime {
+                    throw InputError(file: path, line: record.line, field: "time",
+                                     "time \(t) is more than \(reorderWindow) s before rows already read (rows may be out of order by at most \(reorderWindow) s)")
+                }
+                newestTime = Swift.max(newestTime, t)
+                pending.insert(PendingRecord(record: record, sequence: sequence))
+                sequence += 1
+            }
+        }
+        if let rec = pending.popMin() { return emit(rec) }
+        return nil
+    }
+
+    /// Sequence conformance: iteration stops at the first error, which is kept in `error`.
+    public func next() -> LogRecord? {
+        do { return try nextRecord() } catch { self.error = error; return nil }
+    }
+
+    /// Line number of the first data row (after the header), once read.
+    public var currentLine: Int { lines.lineNumber }
+
+    private func emit(_ p: PendingRecord) -> LogRecord {
+        lastEmittedTime = p.record.sample.time
+        return p.record
+    }
+
+    private func parse(_ raw: String, lineNumber: Int) throws -> LogRecord? {
+        if raw.isEmpty || raw.first == "#" { return nil }
+        if raw.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
+        let fields = raw.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        func fail(_ field: String?, _ message: String) -> InputError {
+            InputError(file: path, line: lineNumber, field: field, message)
+        }
+        guard fields.count == 6 else {
+            throw fail(nil, "expected 6 columns (\(SensorLogReader.header)), found \(fields.count)")
+        }
+        guard let time = Double(fields[0]) else { throw fail("time", "\"\(fields[0])\" is not a number") }
+        guard time.isFinite else { throw fail("time", "time must be finite, found \(fields[0])") }
+        let sensor = fields[1]
+
+        func number(_ i: Int, _ name: String) throws -> Double {
+            guard !fields[i].isEmpty else { throw fail(name, "missing value for \(sensor)") }
+            guard let v = Double(fields[i]) else { throw fail(name, "\"\(fields[i])\" is not a number") }
+            guard v.isFinite else { throw fail(name, "value must be finite, found \(fields[i])") }
+            return v
+        }
+        func optionalNumber(_ i: Int, _ name: String) throws -> Double? {
+            fields[i].isEmpty ? nil : try number(i, name)
+        }
+        func vector() throws -> Vector3 {
+            let v = Vector3(try number(2, "x"), try number(3, "y"), try number(4, "z"))
+            if !fields[5].isEmpty { _ = try number(5, "accuracy") }
+            return v
+        }
+
+        let sample: SensorSample
+        switch sensor {
+        case "gyro":
+            let v = try vector()
+            try units.check(gyro: v) { fail("x", $0) }
+            sample = .gyro(time: time, rate: v)
+        case "accel":
+            let v = try vector()
+            try units.check(accel: v, line: lineNumber) { fail("x", $0) }
+            sample = .accel(time: time, force: v)
+        case "mag":
+            let v = try vector()
+            try units.check(mag: v, line: lineNumber) { fail("x", $0) }
+            sample = .mag(time: time, field: v)
+        case "gps":
+            let lat = try number(2, "x (latitude)"), lon = try number(3, "y (longitude)")
+            guard abs(lat) <= 90 else { throw fail("x (latitude)", "latitude \(lat) is outside −90…90°") }
+            guard abs(lon) <= 180 else { throw fail("y (longitude)", "longitude \(lon) is outside −180…180°") }
+            let alt = try optionalNumber(4, "z (altitude)")
+            let acc = try optionalNumber(5, "accuracy")
+            if let acc, acc < 0 { throw fail("accuracy", "horizontal accuracy must be ≥ 0 m, found \(acc)") }
+            sample = .gps(GPSFix(time: time, coordinate: GeoCoordinate(latitude: lat, longitude: lon, altitude: alt),
+                                 horizontalAccuracy: acc))
+        case "frame":
+            for (i, name) in [(3, "y"), (4, "z"), (5, "accuracy")] where !fields[i].isEmpty {
+                throw fail(name, "frame rows have only a still path in x; \(name) must be empty")
+            }
+            sample = .frame(time: time, still: fields[2].isEmpty ? nil : fields[2])
+        case "":
+            throw fail("sensor", "missing sensor name")
+        default:
+            if unknownSensors.insert(sensor).inserted {
+                onNotice?("\(path):\(lineNumber): skipping rows of unknown sensor \"\(sensor)\"")
+            }
+            return nil
+        }
+        if let previous = lastTimeBySensor[sensor], time < previous.time {
+            throw fail("time", "\(sensor) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
+        }
+        lastTimeBySensor[sensor] = (time, lineNumber)
+        return LogRecord(sample: sample, line: lineNumber)
+    }
+}
+
+/// A record waiting in the reorder buffer; ordered by time, then by file order.
+private struct PendingRecord: Comparable {
+    var record: LogRecord
+    var sequence: Int
+    static func < (a: PendingRecord, b: PendingRecord) -> Bool {
+        a.record.sample.time != b.record.sample.time ? a.record.sample.time < b.record.sample.time : a.sequence < b.sequence
+    }
+    static func == (a: PendingRecord, b: PendingRecord) -> Bool { a.sequence == b.sequence }
+}

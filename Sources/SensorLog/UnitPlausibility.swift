@@ -1,0 +1,74 @@
+import POIARCore
+
+/// Catches logs written in the wrong units (the most common export mistake): acceleration in g
+/// instead of m/s², magnetic field in nT or gauss instead of µT, angular rate in °/s instead
+/// of rad/s. Single samples are checked against physical limits of phone sensors; the median
+/// magnitude of the first samples is checked against Earth's gravity and field.
+struct UnitPlausibility {
+    /// Phone accelerometers saturate at 8–16 g (≈ 160 m/s²).
+    static let maxAccel = 400.0
+    /// Phone magnetometers saturate at ≈ 2000–4900 µT.
+    static let maxField = 5000.0
+    /// Phone gyroscopes saturate at ≈ 35 rad/s (2000 °/s).
+    static let maxRate = 40.0
+    static let sampleCount = 200
+
+    private var accelNorms: [Double] = []
+    private var magNorms: [Double] = []
+    private var firstAccelLine = 0, firstMagLine = 0
+
+    mutating func check(gyro v: Vector3, fail: (String) -> InputError) throws {
+        if v.norm > UnitPlausibility.maxRate {
+            throw fail("angular rate \(v.norm) is beyond any phone gyroscope: expected rad/s (is it °/s?)")
+        }
+    }
+
+    mutating func check(accel v: Vector3, line: Int, fail: (String) -> InputError) throws {
+        if v.norm > UnitPlausibility.maxAccel {
+            throw fail("acceleration \(v.norm) is beyond any phone accelerometer: expected m/s²")
+        }
+        if accelNorms.count < UnitPlausibility.sampleCount {
+            if accelNorms.isEmpty { firstAccelLine = line }
+            accelNorms.append(v.norm)
+            if accelNorms.count == UnitPlausibility.sampleCount { try judgeAccel(fail) }
+        }
+    }
+
+    mutating func check(mag v: Vector3, line: Int, fail: (String) -> InputError) throws {
+        if v.norm > UnitPlausibility.maxField {
+            throw fail("magnetic field \(v.norm) is beyond any phone magnetometer: expected µT (is it nT?)")
+        }
+        if magNorms.count < UnitPlausibility.sampleCount {
+            if magNorms.isEmpty { firstMagLine = line }
+            magNorms.append(v.norm)
+            if magNorms.count == UnitPlausibility.sampleCount { try judgeMag(fail) }
+        }
+    }
+
+    /// Judges short logs once the end is reached.
+    mutating func finish(path: String) throws {
+        if accelNorms.count >= 20 && accelNorms.count < UnitPlausibility.sampleCount {
+            try judgeAccel { InputError(file: path, line: firstAccelLine, field: "x", $0) }
+        }
+        if magNorms.count >= 20 && magNorms.count < UnitPlausibility.sampleCount {
+            try judgeMag { InputError(file: path, line: firstMagLine, field: "x", $0) }
+        }
+    }
+
+    private func judgeAccel(_ fail: (String) -> InputError) throws {
+        let m = median(accelNorms)
+        if m < 3 {
+            throw fail("accel magnitudes have median \(rounded(m)) over the first \(accelNorms.count) samples: expected m/s² with gravity (≈ 9.81 at rest), is it in g?")
+        }
+    }
+
+    private func judgeMag(_ fail: (String) -> InputError) throws {
+        let m = median(magNorms)
+        if m < 2 {
+            throw fail("mag magnitudes have median \(rounded(m)) over the first \(magNorms.count) samples: expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")
+        }
+    }
+
+    private func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
+    private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+}
