@@ -45,12 +45,12 @@ let package = Package(
         ]),
 
         .testTarget(name: "POIARCoreTests", dependencies: ["POIARCore"]),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorLog"]),
         .testTarget(name: "POIStoreTests", dependencies: ["POIStore"]),
         .testTarget(name: "ProjectionTests", dependencies: ["Projection"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "poiar"]),
     ],
     swiftLanguageModes: [.v6]

@@ -23,6 +23,13 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// Gyro gaps longer than this (s, default 0.5) are not integrated: the rate over the gap
     /// is unknown, so the attitude is held and left to the corrections.
     public var maxGyroGap: Double = 0.5
+    /// τ_bias, s (default 40): time constant of the gyro-bias integrator, which turns the
+    /// corrections the accelerometer and magnetometer keep asking for into a bias estimate
+    /// (the integral term of Mahony's filter). Larger is steadier; 0 disables it.
+    public var tauBias: Double = 40
+    /// Largest bias the estimator may reach, rad/s (default 0.05, ≈ 3°/s: phone gyros stay
+    /// well below; the cap stops a long disturbance from winding it up).
+    public var maxBias: Double = 0.05
 
     public init() {}
 }
@@ -110,6 +117,7 @@ public struct ComplementaryFilter: Sendable {
         guard sinAngle > 1e-12 else { return }
         let angle = atan2(sinAngle, up.z)
         let correction = Quaternion(axis: axis / sinAngle, angle: k * angle)
+        learnBias(fromWorldCorrection: axis / sinAngle * (k * angle))
         state.orientation = (correction * state.orientation).normalized
     }
 
@@ -128,7 +136,20 @@ public struct ComplementaryFilter: Sendable {
         // Azimuth of the horizontal field, clockwise from the frame's north; it should equal
         // the declination. Turning the frame by +δ about up (counter-clockwise) brings it there.
         let error = wrapPi(atan2(m.x, m.y) - radians(params.declinationDeg))
+        learnBias(fromWorldCorrection: Vector3(0, 0, k * error))
         state.orientation = (Quaternion(axis: Vector3(0, 0, 1), angle: k * error) * state.orientation).normalized
+    }
+
+    /// A correction Δ applied in the earth frame (q ← Δ ⊗ q, rotation vector r) equals one in
+    /// the device frame with rotation vector Rᵀ r. Corrections that keep pushing the same way
+    /// mean the gyro reads too little that way: move the bias estimate against them.
+    private mutating func learnBias(fromWorldCorrection r: Vector3) {
+        guard params.tauBias > 0 else { return }
+        let device = state.orientation.conjugate.rotate(r)
+        var b = state.gyroBias - device / params.tauBias
+        let n = b.norm
+        if n > params.maxBias { b = b * (params.maxBias / n) }
+        state.gyroBias = b
     }
 
     /// 1 when |a| ≈ g, falling linearly to 0 as |a| departs from g (walking, tapping).

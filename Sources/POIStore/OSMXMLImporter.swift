@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import POIARCore
+
+/// Reads OpenStreetMap XML 0.6 (`.osm`) with Foundation's streaming `XMLParser`: `<node>`,
+/// `<way>` and `<relation>` elements with their `<tag>`, `<nd>` and `<member>` children.
+/// Elements marked `action="delete"` or `visible="false"` (JOSM / history files) are skipped.
+/// See `OSMElementCollector` for which elements become POIs and where they are placed.
+public enum OSMXMLImporter {
+    /// Parses the OSM XML in `data`.
+    /// - Parameter file: the name used in error messages.
+    /// - Throws: `InputError` with the parser's line number for malformed XML, a document
+    ///   that is not OSM XML, or a bad id or coordinate.
+    public static func parse(_ data: Data, file: String) throws -> ParsedPOIs {
+        let parser = XMLParser(data: data)
+        let reader = Reader(file: file, parser: parser)
+        parser.delegate = reader
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        let ok = parser.parse()
+        if let error = reader.error { throw error }
+        // libxml2-based parsers (Linux) recover from some errors and return true, but still
+        // report them; any report makes the file malformed.
+        if !ok || parser.parserError != nil {
+            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
+            let detail = parser.parserError.map { Self.describe($0 as NSError) } ?? "unknown error"
+            throw InputError(file: file, line: line, "malformed XML: \(detail)")
+        }
+        guard reader.sawRoot else { throw InputError(file: file, "not OSM XML: empty document") }
+        return reader.collector.finish()
+    }
+
+    /// Plain words for the parser errors malformed files commonly cause.
+    static func describe(_ error: NSError) -> String {
+        switch XMLParser.ErrorCode(rawValue: error.code) {
+        case .tagNameMismatchError: return "an end tag does not match the open element"
+        case .prematureDocumentEndError: return "the document ends early or has content after its root element"
+        case .emptyDocumentError: return "empty document"
+        case .unfinishedTagError: return "unfinished tag"
+        case .gtRequiredError: return "expected '>'"
+        case .ltRequiredError: return "expected '<'"
+        case .attributeNotStartedError, .attributeNotFinishedError, .attributeHasNoValueError:
+            return "malformed attribute"
+        case .attributeRedefinedError: return "an attribute is given twice"
+        case .invalidCharacterError: return "invalid character"
+        case .undeclaredEntityError: return "undeclared entity (an unescaped '&'?)"
+        case .nameRequiredError: return "expected an element name"
+        default:
+            if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }
+            return "XML parser error \(error.code)"
+        }
+    }
+
+    /// The `XMLParser` delegate: builds each element from its start tag and children and hands
+    /// it to the collector at its end tag. Used on one thread, for one parse.
+    private final class Reader: NSObject, XMLParserDelegate {
+        let file: String
+        weak var parser: XMLParser?
+        var collector = OSMElementCollector()
+        var error: InputError?
+        var sawRoot = false
+
+        private var kind: String?          // "node", "way" or "relation" being read
+        private var id: Int64 = 0
+        private var coordinate: GeoCoordinate?
+        private var dropped = false
+        private var tags: [String: String] = [:]
+        private var refs: [Int64] = []
+        private var members: [OSMElementCollector.Member] = []
+
+        init(file: String, parser: XMLParser) {
+            self.file = file
+            self.parser = parser
+        }
+
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+                    qualifiedName: String?, attributes: [String: String] = [:]) {
+            if !sawRoot {
+                sawRoot = true
+                if name != "osm" && name != "osmChange" {
+                    return fail(parser, field: nil, "not OSM XML: the root element is <\(name)>, expected <osm>")
+                }
+                return
+            }
+            switch name {
+            case "node", "way", "relation":
+                guard kind == nil else { return fail(parser, field: name, "<\(name)> nested inside <\(kind!)>") }
+                guard let value = attributes["id"], let parsed = Int64(value) else {
+                    return fail(parser, field: "\(name) id", "expected an integer id, got \(attributes["id"].map { "\"\($0)\"" } ?? "none")")
+                }
+                kind = name; id = parsed; tags = [:]; refs = []; members = []; coordinate = nil
+                dropped = attributes["action"] == "delete" || attributes["visible"] == "false"
+                if name == "node", !dropped {
+                    guard let lat = attributes["lat"].flatMap(Double.init),
+                          let lon = attributes["lon"].flatMap(Double.init) else {
+                        return fail(parser, field: "node \(parsed)", "expected numeric lat and lon attributes")
+                    }
+                    let c = GeoCoordinate(latitude: lat, longitude: lon)
+                    guard c.isValid else {
+                        return fail(parser, field: "node \(parsed)", "coordinate \(lat),\(lon) is out of range")
+                    }
+                    coordinate = c
+                }
+            case "tag":
+                guard kind != nil else { return }
+                guard let key = attributes["k"] else { return fail(parser, field: "tag", "<tag> without k attribute") }
+                tags[key] = attributes["v"] ?? ""
+            case "nd":
+                guard kind == "way" else { return }
+                guard let ref = attributes["ref"].flatMap(Int64.init) else {
+                    return fail(parser, field: "nd ref", "expected an integer node reference")
+                }
+                refs.append(ref)
+            case "member":
+                guard kind == "relation" else { return }
+                guard let type = attributes["type"], let ref = attributes["ref"].flatMap(Int64.init) else {
+                    return fail(parser, field: "member", "expected type and integer ref attributes")
+                }
+                members.append(.init(type: type, ref: ref, role: attributes["role"] ?? ""))
+            default:
+                return  // bounds, changeset, osmChange's create/modify/delete wrappers, …
+            }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
+                    qualifiedName: String?) {
+            guard name == kind else { return }
+            kind = nil
+            if dropped {
+                if !tags.isEmpty { collector.skip(SkipReason.deleted) }
+                return
+            }
+            switch name {
+            case "node": collector.addNode(id: id, coordinate: coordinate!, tags: tags)
+            case "way": collector.addWay(id: id, nodeRefs: refs, tags: tags)
+            default: collector.addRelation(id: id, members: members, tags: tags)
+            }
+        }
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+            // Stop at the first error, so the line number reported is where it is.
+            guard error == nil else { return }
+            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
+            error = InputError(file: file, line: line, "malformed XML: \(OSMXMLImporter.describe(parseError as NSError))")
+            parser.abortParsing()
+        }
+
+        private func fail(_ parser: XMLParser, field: String?, _ message: String) {
+            guard error == nil else { return }
+            error = InputError(file: file, line: parser.lineNumber > 0 ? parser.lineNumber : nil,
+                               field: field, message)
+            parser.abortParsing()
+        }
+    }
+}

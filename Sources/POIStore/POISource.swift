@@ -1,0 +1,133 @@
+import Foundation
+import POIARCore
+
+/// Bumped whenever importing the same file would give a different database (category table,
+/// placement rules, schema), so caches built by older code are rebuilt.
+let poiCacheFormatVersion = 1
+
+/// Meta keys of a cache database.
+enum CacheMetaKey {
+    static let fingerprint = "source_fingerprint"
+    static let sourcePath = "source_path"
+}
+
+/// Opens a POI SOURCE (contract section 4) for reading.
+///
+/// - A poiar SQLite database (recognised by the SQLite header and poiar's `meta` table) is
+///   opened read-only.
+/// - Any other file is imported (`POIImport`) into a cache database beside it,
+///   `<file>.poiar.sqlite`, which is reused while the source's size and modification time
+///   (its fingerprint, stored in the cache's `meta`) are unchanged, and rebuilt otherwise. The
+///   cache is built in a temporary file in the same folder and renamed into place, so an
+///   interrupted import never leaves a half-built cache, and concurrent builders each install
+///   a complete one. When the source's folder is not writable, the cache goes to
+///   `<temporary folder>/poiar-cache/` instead.
+///
+/// - Parameter onImport: called with the import report when the cache had to be (re)built.
+/// - Throws: `InputError` naming the file when it is missing, not readable, a database that is
+///   not poiar's, or a source that does not import.
+public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil) throws -> POIDatabase {
+    let path = url.path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw InputError(file: path, "no such POI source")
+    }
+    if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a POI database or source file") }
+    if try hasSQLiteHeader(url) { return try POIDatabase(path: path, readOnly: true) }
+
+    let fingerprint = try sourceFingerprint(url)
+    let cache = cacheURL(for: url)
+    if FileManager.default.fileExists(atPath: cache.path),
+       let db = try? POIDatabase(path: cache.path, readOnly: true) {
+        if (try? db.metaValue(forKey: CacheMetaKey.fingerprint)) == fingerprint { return db }
+        try? db.close()
+    }
+    try buildCache(cache, from: url, fingerprint: fingerprint, onImport: onImport)
+    return try POIDatabase(path: cache.path, readOnly: true)
+}
+
+/// True when the file starts with the 16-byte SQLite header "SQLite format 3\0".
+func hasSQLiteHeader(_ url: URL) throws -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: url.path) else {
+        throw InputError(file: url.path, "cannot read the file")
+    }
+    defer { try? handle.close() }
+    let head = handle.readData(ofLength: 16)
+    return head == Data("SQLite format 3\0".utf8)
+}
+
+/// "size=…;mtime=…;format=…": changes when the source file (or poiar's import rules) change.
+func sourceFingerprint(_ url: URL) throws -> String {
+    let attributes: [FileAttributeKey: Any]
+    do {
+        attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    } catch {
+        throw InputError(file: url.path, "cannot read the file's attributes: \(error.localizedDescription)")
+    }
+    let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+    let mtime = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+    return "size=\(size);mtime=\(mtime);format=\(poiCacheFormatVersion)"
+}
+
+/// `<file>.poiar.sqlite` beside the source, or in the temporary folder when the source's
+/// folder is not writable.
+func cacheURL(for source: URL) -> URL {
+    let folder = source.deletingLastPathComponent()
+    let name = source.lastPathComponent + ".poiar.sqlite"
+    if isWritableFolder(folder) { return folder.appendingPathComponent(name) }
+    // FNV-1a (64-bit) of the absolute path keeps caches of same-named sources apart.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in source.standardizedFileURL.path.utf8 {
+        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return FileManager.default.temporaryDirectory.appendingPathComponent("poiar-cache")
+        .appendingPathComponent("\(source.lastPathComponent)-\(hex).poiar.sqlite")
+}
+
+/// True when we may write in `folder`: the process has write access and the folder is not
+/// marked read-only for everybody (which root, who has access anyway, should respect too).
+func isWritableFolder(_ folder: URL) -> Bool {
+    guard FileManager.default.isWritableFile(atPath: folder.path) else { return false }
+    let attributes = try? FileManager.default.attributesOfItem(atPath: folder.path)
+    guard let mode = (attributes?[.posixPermissions] as? NSNumber)?.intValue else { return true }
+    return mode & 0o222 != 0
+}
+
+/// Imports `source` into a temporary database beside `cache`, then renames it over `cache`.
+private func buildCache(_ cache: URL, from source: URL, fingerprint: String,
+                        onImport: ((ImportReport) -> Void)?) throws {
+    let folder = cache.deletingLastPathComponent()
+    do {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    } catch {
+        throw InputError(file: folder.path, "cannot create the POI cache folder: \(error.localizedDescription)")
+    }
+    let temporary = folder.appendingPathComponent(
+        ".\(cache.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).tmp")
+    func removeTemporary() {
+        for suffix in ["", "-journal", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: temporary.path + suffix)
+        }
+    }
+    do {
+        let db = try POIDatabase(path: temporary.path)
+        do {
+            let report = try POIImport.importFile(source, into: db)
+            try db.setMetaValue(fingerprint, forKey: CacheMetaKey.fingerprint)
+            try db.setMetaValue(source.path, forKey: CacheMetaKey.sourcePath)
+            try db.close()
+            onImport?(report)
+        } catch {
+            try? db.close()
+            throw error
+        }
+        guard rename(temporary.path, cache.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw InputError(file: cache.path, "cannot install the POI cache: \(reason)")
+        }
+    } catch {
+        removeTemporary()
+        throw error
+    }
+}

@@ -1,0 +1,62 @@
+import POIARCore
+
+/// What lies behind the cards.
+public enum FrameBackground: Sendable {
+    /// A camera still, stretched to the frame size when it differs (each axis scaled on
+    /// its own, so the still's pixel grid maps onto the frame's as the camera model expects).
+    case still(RasterImage)
+    /// A drawn sky and ground, for frames without a still.
+    ///
+    /// `horizon`: two distinct points (image pixels) on the horizon line, which extends
+    /// through them past the image edges; nil when the horizon is out of view, and then
+    /// the whole image is sky when `skyAbove` is true, ground otherwise.
+    /// `skyAbove`: the sky is on the side of the line toward the top of the image
+    /// (smaller y; for an exactly vertical line, toward smaller x); false puts it on the
+    /// other side (the camera is upside down). `synthetic(horizon:skyPoint:)` works this
+    /// out from any point known to be in the sky.
+    case synthetic(horizon: (Point2, Point2)?, skyAbove: Bool)
+
+    /// A synthetic background whose sky is the side of the horizon line (through `a`
+    /// and `b`) that contains `skyPoint` (e.g. where a direction above the horizon projects).
+    public static func synthetic(horizon a: Point2, _ b: Point2, skyPoint: Point2) -> FrameBackground {
+        let normal = HorizonGeometry.upNormal(a, b)
+        let side = (skyPoint.x - a.x) * normal.x + (skyPoint.y - a.y) * normal.y
+        return .synthetic(horizon: (a, b), skyAbove: side >= 0)
+    }
+}
+
+/// One card (POI label) to draw.
+public struct CardDrawing: Sendable {
+    /// Where the card goes, in image pixels; its size should come from `CardStyle.labelSize`.
+    /// The corner is rounded to whole pixels when drawn, so edges and text stay crisp.
+    public var box: Rect
+    /// Where the POI projects: a leader line runs from the middle of the card's bottom
+    /// edge to here, ending in a dot. Nil: no leader.
+    public var anchor: Point2?
+    public var name: String
+    /// The second line, e.g. "85 m"; empty for a one-line card.
+    public var detail: String
+    /// Category name, for the colour (see `CategoryPalette`).
+    public var category: String
+
+    public init(box: Rect, anchor: Point2?, name: String, detail: String, category: String) {
+        self.box = box; self.anchor = anchor; self.name = name; self.detail = detail; self.category = category
+    }
+}
+
+/// Everything in one output frame.
+public struct FrameDrawing: Sendable {
+    public var width: Int
+    public var height: Int
+    public var background: FrameBackground
+    /// Drawn in this order, so later cards cover earlier ones: give the farthest first.
+    public var cards: [CardDrawing]
+    /// Small text in the bottom-right corner, e.g. "© OpenStreetMap contributors".
+    public var attribution: String?
+
+    public init(width: Int, height: Int, background: FrameBackground,
+                cards: [CardDrawing], attribution: String? = nil) {
+        self.width = width; self.height = height; self.background = background
+        self.cards = cards; self.attribution = attribution
+    }
+}

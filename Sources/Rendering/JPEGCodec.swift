@@ -1,0 +1,73 @@
+import CJPEG
+import Foundation
+import POIARCore
+
+/// JPEG start-of-image marker followed by the first marker's 0xFF (JPEG spec B.1.1.2).
+let jpegSignature: [UInt8] = [0xFF, 0xD8, 0xFF]
+
+/// Decodes a JPEG held in memory with libjpeg-turbo's TurboJPEG API (2.x: the
+/// `tjDecompress2` family; the installed version has no tj3 API). Baseline and
+/// progressive, grey, YCbCr and CMYK/YCCK files all come out as opaque B, G, R, A.
+/// The pixels are as stored: EXIF orientation is applied by the caller (`loadStill`).
+func decodeJPEG(_ data: Data, file: String, maxPixels: Int) throws -> RasterImage {
+    guard let handle = tjInitDecompress() else {
+        throw InputError(file: file, "cannot start the JPEG decoder: \(String(cString: tjGetErrorStr2(nil)))")
+    }
+    defer { tjDestroy(handle) }
+    return try data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> RasterImage in
+        let jpeg = raw.bindMemory(to: UInt8.self)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
+        guard tjDecompressHeader3(handle, jpeg.baseAddress, UInt(jpeg.count),
+                                  &width, &height, &subsampling, &colourspace) == 0 else {
+            throw InputError(file: file, "not a readable JPEG: \(jpegMessage(handle))")
+        }
+        let w = Int(width), h = Int(height)
+        // libjpeg pads a file that ends inside the headers with a fake end marker.
+        guard w > 0, h > 0 else { throw InputError(file: file, "not a readable JPEG: file is truncated (no frame header)") }
+        try checkPixelBudget(width: w, height: h, maxPixels: maxPixels, file: file)
+        // TurboJPEG cannot convert CMYK to RGB itself: take CMYK and convert below.
+        let cmyk = colourspace == Int32(TJCS_CMYK.rawValue) || colourspace == Int32(TJCS_YCCK.rawValue)
+        let format = cmyk ? TJPF_CMYK : TJPF_BGRA
+        var failure: String?
+        var pixels = [UInt8](unsafeUninitializedCapacity: w * h * 4) { buffer, count in
+            buffer.initialize(repeating: 0)
+            count = w * h * 4
+            if tjDecompress2(handle, jpeg.baseAddress, UInt(jpeg.count), buffer.baseAddress,
+                             width, Int32(w * 4), height, Int32(format.rawValue), 0) != 0 {
+                let message = jpegMessage(handle)
+                // A warning still yields an image; only a premature end (a truncated file)
+                // is refused, because its lower part would be filled with grey.
+                if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue)
+                    || message.localizedCaseInsensitiveContains("premature end") {
+                    failure = message
+                }
+            }
+        }
+        if let failure {
+            let reason = failure.localizedCaseInsensitiveContains("premature end")
+                ? "file is truncated (\(failure))" : failure
+            throw InputError(file: file, "not a readable JPEG: \(reason)")
+        }
+        if cmyk { convertAdobeCMYKToBGRA(&pixels) }
+        return RasterImage(width: w, height: h, pixels: pixels)
+    }
+}
+
+private func jpegMessage(_ handle: tjhandle) -> String {
+    guard let message = tjGetErrorStr2(handle) else { return "unknown libjpeg-turbo error" }
+    return String(cString: message)
+}
+
+/// CMYK as Adobe writes it in JPEGs (inverted: 255 = no ink) to opaque B, G, R, A:
+/// R = C·K/255 and so on — the usual naive conversion, no colour management.
+private func convertAdobeCMYKToBGRA(_ pixels: inout [UInt8]) {
+    var i = 0
+    while i < pixels.count {
+        let c = Int(pixels[i]), m = Int(pixels[i + 1]), y = Int(pixels[i + 2]), k = Int(pixels[i + 3])
+        pixels[i] = UInt8((y * k + 127) / 255)
+        pixels[i + 1] = UInt8((m * k + 127) / 255)
+        pixels[i + 2] = UInt8((c * k + 127) / 255)
+        pixels[i + 3] = 255
+        i += 4
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import POIARCore
+
+/// The largest still `loadStill` decodes by default: 100 megapixels (400 MB of pixels).
+public let defaultMaxStillPixels = 100_000_000
+
+/// Loads a camera still (PNG or JPEG, told apart by their magic bytes, not the file
+/// name) as premultiplied B, G, R, A pixels.
+///
+/// A missing, empty, truncated or undecodable file, or one over `maxPixels` (checked
+/// from the header, before decoding), throws an `InputError` naming the file.
+public func loadStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
+    let file = url.path
+    let data: Data
+    do {
+        data = try Data(contentsOf: url, options: .mappedIfSafe)
+    } catch {
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) {
+            throw InputError(file: file, "image file not found")
+        }
+        if isFolder.boolValue { throw InputError(file: file, "is a folder, not an image file") }
+        throw InputError(file: file, "cannot read image file: \(error.localizedDescription)")
+    }
+    return try decodeStill(data, file: file, maxPixels: maxPixels)
+}
+
+/// Decodes still bytes by their format; `file` names them in errors.
+func decodeStill(_ data: Data, file: String, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
+    switch StillFormat(sniffing: data) {
+    case .png:
+        return try decodePNG(data, file: file, maxPixels: maxPixels)
+    case .jpeg:
+        let image = try decodeJPEG(data, file: file, maxPixels: maxPixels)
+        // EXIF orientation (a later issue) slots in here: read the tag from the APP1
+        // segment of `data` and return `image` rotated/flipped to match.
+        return image
+    case nil:
+        if data.isEmpty { throw InputError(file: file, "image file is empty") }
+        throw InputError(file: file, "not a PNG or JPEG image (unrecognised first bytes \(hexPrefix(data)))")
+    }
+}
+
+/// The still formats poiar decodes, recognised by magic bytes.
+enum StillFormat: Equatable {
+    case png, jpeg
+
+    init?(sniffing data: Data) {
+        if data.starts(with: pngSignature) {
+            self = .png
+        } else if data.starts(with: jpegSignature) {
+            self = .jpeg
+        } else {
+            return nil
+        }
+    }
+}
+
+private func hexPrefix(_ data: Data) -> String {
+    data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+}

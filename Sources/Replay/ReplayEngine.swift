@@ -1,0 +1,273 @@
+import Dispatch
+import Foundation
+import Fusion
+import Geodesy
+import POIARCore
+import POIStore
+import Projection
+import Rendering
+import SensorLog
+
+/// Everything `poiar replay` can be told.
+public struct ReplayOptions: Sendable {
+    public var logPath: String
+    /// Output folder; nil: `Output/<log name without extension>/`.
+    public var outputDir: String?
+    /// Categories to show; nil: all.
+    public var categories: [String]?
+    /// POI SOURCE; nil: the log's `# pois:` line.
+    public var poiSource: String?
+    public var camera = CameraSetup()
+    /// Search radius around the device, metres (default 1500, the original app's).
+    public var radius = 1500.0
+    public var maxVisible = 100
+    /// Frames per second for logs without frame rows.
+    public var fps = 2.0
+    public var jobs = 1
+    public var magnetic = false
+    public var fontPath: String?
+    public var boldFontPath: String?
+    public var pngCompressionLevel = 6
+    public var filterParams = ComplementaryFilterParams()
+
+    public init(logPath: String) { self.logPath = logPath }
+
+    /// `Output/<log name without .csv/.csv.gz>`.
+    public var resolvedOutputDir: URL {
+        if let outputDir { return URL(fileURLWithPath: outputDir) }
+        var name = URL(fileURLWithPath: logPath).lastPathComponent
+        for ext in [".gz", ".csv"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
+        return URL(fileURLWithPath: "Output").appendingPathComponent(name)
+    }
+}
+
+public struct ReplaySummary: Sendable {
+    public var frames: Int
+    public var outputDir: URL
+    public var seconds: Double
+    public var north: NorthReference
+    public var rejectedFixes: Int
+}
+
+/// `poiar replay`: the whole pipeline, frame by frame.
+///  1. check everything that can be checked before writing: log header, camera, POI source,
+///     categories, stills;
+///  2. one streaming pass through the log: fusion → a pose per frame, and the GPS track;
+///  3. per frame: position from the track, POIs within the radius, projection, layout;
+///  4. render frames (in parallel with `jobs`), each PNG written atomically;
+///  5. frames.jsonl written atomically once every frame is on disk.
+public final class ReplayEngine {
+    public let options: ReplayOptions
+    public var notice: @Sendable (String) -> Void
+    public var progress: (@Sendable (Int, Int) -> Void)?
+
+    public init(options: ReplayOptions, notice: @escaping @Sendable (String) -> Void) {
+        self.options = options
+        self.notice = notice
+    }
+
+    public func run() throws -> ReplaySummary {
+        let start = Date()
+        let logURL = URL(fileURLWithPath: options.logPath)
+        let logFolder = logURL.deletingLastPathComponent()
+        let reader = try SensorLogReader(path: options.logPath)
+        let metadata = reader.metadata
+
+        guard options.jobs >= 1 else { throw InputError(file: "command line", field: "--jobs", "must be ≥ 1") }
+        guard options.fps > 0, options.fps.isFinite else { throw InputError(file: "command line", field: "--fps", "must be > 0") }
+        guard options.radius > 0, options.radius.isFinite else { throw InputError(file: "command line", field: "--radius", "must be > 0 m") }
+        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
+
+        // POIs.
+        let sourcePath: String
+        if let s = options.poiSource { sourcePath = s } else if let s = metadata.pois {
+            sourcePath = logFolder.appendingPathComponent(s).path
+        } else {
+            throw InputError(file: options.logPath, field: "pois",
+                             "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
+        }
+        let notice = self.notice
+        let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
+
+        let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
+                                  fontPath: options.fontPath, boldFontPath: options.boldFontPath)
+
+        // Fusion pass.
+        let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic)
+        notice("north: \(north.explanation)")
+        var params = options.filterParams
+        params.declinationDeg = north.declinationDeg
+        var pass = FusionPass(params: params, fps: options.fps)
+        pass.onNotice = notice
+        let fused = try pass.run(reader)
+        if fused.track.rejectedCount > 0 {
+            notice("\(options.logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
+        }
+        guard !fused.frames.isEmpty else {
+            throw InputError(file: options.logPath, "no frames: the log has no samples to replay")
+        }
+        guard !fused.track.isEmpty else {
+            throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
+        }
+
+        // Stills: all must exist, inside the stills folder, before anything is written.
+        let stillsBase = metadata.stills.map { logFolder.appendingPathComponent($0) } ?? logFolder
+        let stillURLs = try fused.frames.map { frame -> URL? in
+            guard let still = frame.still else { return nil }
+            return try resolveStill(still, base: stillsBase, line: frame.line)
+        }
+
+        // Annotate every frame.
+        let annotator = FrameAnnotator(camera: camera, layoutOptions: LayoutOptions(maxVisible: options.maxVisible, leaderLength: 40 * style.scale),
+                                       sizing: style)
+        var records: [FrameRecord] = []
+        records.reserveCapacity(fused.frames.count)
+        for (i, frame) in fused.frames.enumerated() {
+            let location = fused.track.location(at: frame.time)!
+            let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories)
+            records.append(FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                                       image: FrameRecord.imageName(index: i + 1), still: frame.still,
+                                       location: location, pose: frame.pose, camera: camera,
+                                       annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose)))
+        }
+
+        // Render.
+        let outDir = options.resolvedOutputDir
+        do {
+            try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
+        } catch {
+            throw InputError(file: outDir.path, "cannot create the output folder: \(error.localizedDescription)")
+        }
+        try renderAll(records, stills: stillURLs, style: style, outDir: outDir)
+
+        // Manifest last: its presence means every frame is complete.
+        let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent("frames.jsonl"))
+        for r in records { try manifest.write(r.jsonLine) }
+        try manifest.commit()
+        removeStaleFrames(in: outDir, keeping: records.count)
+
+        return ReplaySummary(frames: records.count, outputDir: outDir, seconds: Date().timeIntervalSince(start),
+                             north: north, rejectedFixes: fused.track.rejectedCount)
+    }
+
+    /// The still's URL, refusing paths that leave the stills folder and stills that are missing.
+    func resolveStill(_ still: String, base: URL, line: Int?) throws -> URL {
+        let url = base.appendingPathComponent(still).standardizedFileURL
+        let basePath = base.standardizedFileURL.path
+        guard !still.hasPrefix("/"), url.path.hasPrefix(basePath.hasSuffix("/") ? basePath : basePath + "/") else {
+            throw InputError(file: options.logPath, line: line, field: "x (still)",
+                             "still path \"\(still)\" leaves the log's folder \(basePath); stills must be inside it")
+        }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else {
+            throw InputError(file: options.logPath, line: line, field: "x (still)", "still \(url.path) does not exist")
+        }
+        return url
+    }
+
+    private func renderAll(_ records: [FrameRecord], stills: [URL?], style: CardStyle, outDir: URL) throws {
+        let work = RenderQueue(count: records.count)
+        let logPath = options.logPath
+        let level = options.pngCompressionLevel
+        let progress = self.progress
+        let jobs = min(options.jobs, max(1, records.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let i = work.next() {
+                do {
+                    let record = records[i]
+                    let background: FrameBackground
+                    if let url = stills[i] {
+                        do { background = .still(try loadStill(url)) } catch let e as InputError {
+                            throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
+                                             e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
+                        }
+                    } else {
+                        background = syntheticBackground(camera: record.camera, pose: record.pose)
+                    }
+                    let image = try renderFrame(drawing(for: record, background: background), style: style)
+                    try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
+                    let done = work.finished()
+                    progress?(done, records.count)
+                } catch {
+                    work.fail(error)
+                }
+            }
+        }
+        if let error = work.error { throw error }
+    }
+
+    private func removeStaleFrames(in dir: URL, keeping count: Int) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names where name.hasPrefix("frame_") && name.hasSuffix(".png") {
+            if let n = Int(name.dropFirst(6).dropLast(4)), n > count {
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+            }
+        }
+    }
+}
+
+/// The drawing of a frame: cards farthest first, so nearer cards sit on top.
+func drawing(for record: FrameRecord, background: FrameBackground) -> FrameDrawing {
+    let cards = record.annotations.reversed().compactMap { a -> CardDrawing? in
+        guard a.visible, let box = a.box else { return nil }
+        return CardDrawing(box: box, anchor: a.anchor, name: a.poi.name.isEmpty ? a.poi.category : a.poi.name,
+                           detail: formatDistance(a.distance), category: a.poi.category)
+    }
+    let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
+    return FrameDrawing(width: record.camera.width, height: record.camera.height, background: background,
+                        cards: cards, attribution: osm ? "© OpenStreetMap contributors" : nil)
+}
+
+/// Sky and ground split at the horizon implied by the pose: the image of the horizontal plane
+/// through the camera, h(u, v) = 0 with h from `CameraProjection.horizonValue`.
+func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackground {
+    let projection = CameraProjection(camera: camera, pose: pose)
+    let r = pose.orientation.matrix
+    // h is linear in (u, v): h = a·u + b·v + c.
+    let a = r[2, 0] / camera.fx, b = -r[2, 1] / camera.fy
+    let c = projection.horizonValue(at: Point2(0, 0))
+    let w = Double(camera.width), h = Double(camera.height)
+    let scale = max(abs(a) * w, abs(b) * h)
+    if scale < 1e-12 || abs(c) > 1e6 * scale {
+        return .synthetic(horizon: nil, skyAbove: c > 0)
+    }
+    let p1: Point2, p2: Point2
+    if abs(b) * h >= abs(a) * w {
+        p1 = Point2(0, -c / b); p2 = Point2(w, -(c + a * w) / b)
+    } else {
+        p1 = Point2(-c / a, 0); p2 = Point2(-(c + b * h) / a, h)
+    }
+    // Step from the line along the gradient of h: that side is sky.
+    let norm = (a * a + b * b).squareRoot()
+    let sky = Point2(p1.x + a / norm, p1.y + b / norm)
+    return .synthetic(horizon: p1, p2, skyPoint: sky)
+}
+
+/// Hands out frame indices to render workers and keeps the first error.
+final class RenderQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private var done = 0
+    private let count: Int
+    private(set) var error: Error?
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard error == nil, nextIndex < count else { return nil }
+        defer { nextIndex += 1 }
+        return nextIndex
+    }
+
+    func finished() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        done += 1
+        return done
+    }
+
+    func fail(_ e: Error) {
+        lock.lock(); defer { lock.unlock() }
+        if error == nil { error = e }
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import POIARCore
+import POIStore
+import Projection
+import Rendering
+
+/// `poiar project`: one frame for a pose given on the command line, computed exactly as
+/// `replay` computes each of its frames.
+public enum SingleFrame {
+    public static func record(location: GeoCoordinate, pose: Pose, camera: CameraIntrinsics, db: POIDatabase,
+                              categories: [String]?, radius: Double, maxVisible: Int, style: CardStyle,
+                              image: String?, still: String?) throws -> FrameRecord {
+        let annotator = FrameAnnotator(camera: camera,
+                                       layoutOptions: LayoutOptions(maxVisible: maxVisible, leaderLength: 40 * style.scale),
+                                       sizing: style)
+        let hits = try db.query(near: location, radius: radius, categories: categories)
+        return FrameRecord(index: 1, time: 0, logLine: nil, image: image ?? "", still: still,
+                           location: GPSFix(time: 0, coordinate: location, horizontalAccuracy: nil),
+                           pose: pose, camera: camera,
+                           annotations: annotator.annotate(hits: hits, location: location, pose: pose))
+    }
+
+    public static func render(_ record: FrameRecord, still: URL?, style: CardStyle, to url: URL) throws {
+        let background = try still.map { FrameBackground.still(try loadStill($0)) }
+            ?? syntheticBackground(camera: record.camera, pose: record.pose)
+        try writePNG(try renderFrame(drawing(for: record, background: background), style: style), to: url)
+    }
+}

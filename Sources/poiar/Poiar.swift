@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+
+@main
+struct Poiar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "poiar",
+        abstract: "Points-of-interest augmented reality: replays phone sensor logs and renders POI labels over the camera view.",
+        discussion: "Formats and commands: docs/formats.md and docs/commands.md.",
+        version: "0.1.0",
+        subcommands: [ReplayCommand.self, PoseCommand.self, ProjectCommand.self, POIsCommand.self])
+}
+
+/// Runs a command body, printing any error as one plain line on stderr and exiting 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let e as ExitCode {
+        throw e
+    } catch {
+        printError("\(error)")
+        throw ExitCode(1)
+    }
+}
+
+func printError(_ message: String) {
+    FileHandle.standardError.write(Data("poiar: error: \(message)\n".utf8))
+}
+
+func printNotice(_ message: String) {
+    FileHandle.standardError.write(Data("poiar: \(message)\n".utf8))
+}
+
+let stderrIsTerminal = isatty(2) != 0
+
+/// Parses "W×H" / "WxH".
+func parseSize(_ s: String, option: String) throws -> (width: Int, height: Int) {
+    let parts = s.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 30000, h <= 30000 else {
+        throw ValidationError("\(option): expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got \"\(s)\"")
+    }
+    return (w, h)
+}
+
+/// Parses comma-separated finite numbers.
+func parseNumbers(_ s: String, count: ClosedRange<Int>, option: String, what: String) throws -> [Double] {
+    let values = s.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    guard count.contains(values.count), values.allSatisfy({ $0 != nil && $0!.isFinite }) else {
+        throw ValidationError("\(option): expected \(what), got \"\(s)\"")
+    }
+    return values.map { $0! }
+}

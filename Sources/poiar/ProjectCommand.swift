@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import POIARCore
+import POIStore
+import Projection
+import Rendering
+import Replay
+
+struct ProjectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "project",
+        abstract: "Project the POIs around one pose: print its frame-manifest object (and render it with --png).")
+
+    @Option(help: "Device position LAT,LON[,ALT] (degrees, metres above the WGS84 ellipsoid).")
+    var at: String
+
+    @Option(help: "Heading of the back camera, degrees clockwise from north.")
+    var heading: Double?
+    @Option(help: "Pitch of the back camera above the horizon, degrees.")
+    var pitch: Double?
+    @Option(help: "Roll about the optical axis, degrees (+ clockwise as the user sees the screen).")
+    var roll: Double?
+    @Option(help: "Attitude quaternion W,X,Y,Z (device → ENU), instead of heading/pitch/roll.")
+    var quat: String?
+
+    @Option(help: "Image size WIDTHxHEIGHT.")
+    var size: String?
+    @Option(help: "Horizontal field of view, degrees.")
+    var hfov: Double?
+    @Option(help: "Intrinsics FX,FY,CX,CY in pixels.")
+    var intrinsics: String?
+    @Option(help: "Camera JSON.")
+    var camera: String?
+
+    @Option(help: "POI source: a poiar database or a file `pois import` reads.")
+    var pois: String
+
+    @Option(help: "Categories to show, comma-separated. Default: all.")
+    var filter: String?
+    @Option(help: "Search radius, metres.")
+    var radius: Double = 1500
+    @Option(name: .customLong("max-visible"), help: "At most this many labels, nearest first.")
+    var maxVisible: Int = 100
+    @Option(help: "Also render the frame to this PNG.")
+    var png: String?
+    @Option(help: "Still image to draw under the labels (with --png).")
+    var still: String?
+    @Option(help: "Font file for regular text.")
+    var font: String?
+
+    func validate() throws {
+        _ = try location()
+        _ = try pose()
+        if camera == nil {
+            guard size != nil else { throw ValidationError("give --size WxH with --hfov or --intrinsics, or --camera FILE") }
+            guard (hfov == nil) != (intrinsics == nil) else { throw ValidationError("give exactly one of --hfov and --intrinsics with --size") }
+        } else if hfov != nil || intrinsics != nil {
+            throw ValidationError("--camera already gives the intrinsics: drop --hfov/--intrinsics")
+        }
+        if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
+        if still != nil && png == nil { throw ValidationError("--still needs --png") }
+        if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
+    }
+
+    func location() throws -> GeoCoordinate {
+        let v = try parseNumbers(at, count: 2...3, option: "--at", what: "LAT,LON or LAT,LON,ALT")
+        let c = GeoCoordinate(latitude: v[0], longitude: v[1], altitude: v.count > 2 ? v[2] : nil)
+        guard c.isValid else { throw ValidationError("--at: latitude must be in −90…90 and longitude in −180…180, got \"\(at)\"") }
+        return c
+    }
+
+    func pose() throws -> Pose {
+        if let quat {
+            guard heading == nil, pitch == nil, roll == nil else { throw ValidationError("give --quat or --heading/--pitch/--roll, not both") }
+            let v = try parseNumbers(quat, count: 4...4, option: "--quat", what: "W,X,Y,Z")
+            let q = Quaternion(w: v[0], x: v[1], y: v[2], z: v[3])
+            guard q.norm > 1e-6 else { throw ValidationError("--quat: the quaternion has zero length") }
+            return Pose(q)
+        }
+        guard let heading, let pitch else { throw ValidationError("give --heading and --pitch (and optionally --roll), or --quat") }
+        for (name, v) in [("--heading", heading), ("--pitch", pitch), ("--roll", roll ?? 0)] where !v.isFinite {
+            throw ValidationError("\(name): expected a finite number of degrees")
+        }
+        return Pose(headingDeg: heading, pitchDeg: pitch, rollDeg: roll ?? 0)
+    }
+
+    func run() throws {
+        try reportingErrors {
+            let location = try location(), pose = try pose()
+            var k: (fx: Double, fy: Double, cx: Double, cy: Double)?
+            if let intrinsics {
+                let v = try parseNumbers(intrinsics, count: 4...4, option: "--intrinsics", what: "FX,FY,CX,CY")
+                guard v[0] > 0, v[1] > 0 else { throw ValidationError("--intrinsics: focal lengths must be > 0") }
+                k = (v[0], v[1], v[2], v[3])
+            }
+            let cam = try CameraSetup(cameraFile: camera, intrinsics: k, hfovDeg: hfov,
+                                      size: size.map { try parseSize($0, option: "--size") }).resolve()
+            let categories = try filter.map { try POICategory.parseFilter($0) }
+            let db = try openPOISource(URL(fileURLWithPath: pois)) { printNotice("\(pois): \($0)") }
+            let style = try CardStyle(imageWidth: cam.width, imageHeight: cam.height, fontPath: font)
+            let record = try SingleFrame.record(location: location, pose: pose, camera: cam, db: db,
+                                                categories: categories, radius: radius, maxVisible: maxVisible,
+                                                style: style, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
+                                                still: still)
+            print(record.jsonLine)
+            if let png {
+                try SingleFrame.render(record, still: still.map { URL(fileURLWithPath: $0) }, style: style,
+                                       to: URL(fileURLWithPath: png))
+            }
+        }
+    }
+}

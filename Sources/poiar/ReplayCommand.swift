@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import POIStore
+import Replay
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Replay a sensor log: fuse the pose, place the POIs, write annotated PNG frames and frames.jsonl.")
+
+    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz).")
+    var log: String
+
+    @Option(help: "Categories to show, comma-separated (e.g. cafe,restaurant). Default: all.")
+    var filter: String?
+
+    @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
+    var pois: String?
+
+    @Option(help: "Output folder. Default: Output/<log name>/.")
+    var out: String?
+
+    @Option(help: "Horizontal field of view of a centred pinhole camera, degrees.")
+    var hfov: Double?
+
+    @Option(help: "Camera JSON (intrinsics, optional distortion). Default: the log's `# camera:` line.")
+    var camera: String?
+
+    @Option(help: "Output size WIDTHxHEIGHT (intrinsics of a camera JSON scale with it).")
+    var size: String?
+
+    @Option(help: "Search radius around the device, metres.")
+    var radius: Double = 1500
+
+    @Option(name: .customLong("max-visible"), help: "At most this many labels per frame, nearest first.")
+    var maxVisible: Int = 100
+
+    @Option(help: "Frames per second for logs without frame rows.")
+    var fps: Double = 2
+
+    @Option(help: "Frames rendered in parallel (output identical to one job).")
+    var jobs: Int = 1
+
+    @Flag(help: "Keep magnetic north instead of true north.")
+    var magnetic = false
+
+    @Option(help: "Font file for the labels' regular text (default DejaVu Sans).")
+    var font: String?
+
+    @Option(name: .customLong("bold-font"), help: "Font file for the labels' names (default DejaVu Sans Bold).")
+    var boldFont: String?
+
+    @Option(name: .customLong("png-level"), help: "PNG zlib compression level, 0–9.")
+    var pngLevel: Int = 6
+
+    func validate() throws {
+        if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
+        if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
+        if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
+        if maxVisible < 0 { throw ValidationError("--max-visible: expected a count ≥ 0, got \(maxVisible)") }
+        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps: expected frames per second in (0, 1000], got \(fps)") }
+        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
+        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
+        if let size { _ = try parseSize(size, option: "--size") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            var options = ReplayOptions(logPath: log)
+            options.outputDir = out
+            options.categories = try filter.map { try POICategory.parseFilter($0) }
+            options.poiSource = pois
+            options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
+            options.radius = radius
+            options.maxVisible = maxVisible
+            options.fps = fps
+            options.jobs = jobs
+            options.magnetic = magnetic
+            options.fontPath = font
+            options.boldFontPath = boldFont
+            options.pngCompressionLevel = pngLevel
+            let engine = ReplayEngine(options: options, notice: { printNotice($0) })
+            if stderrIsTerminal {
+                let start = Date()
+                engine.progress = { done, total in
+                    if done == total || done % 5 == 0 {
+                        let rate = Double(done) / max(1e-6, Date().timeIntervalSince(start))
+                        FileHandle.standardError.write(Data(String(format: "\rframe %d/%d  %.1f frames/s ", done, total, rate).utf8))
+                        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+                    }
+                }
+            }
+            let summary = try engine.run()
+            printNotice("wrote \(summary.frames) frames and frames.jsonl to \(summary.outputDir.path) in \(String(format: "%.2f", summary.seconds)) s")
+        }
+    }
+}

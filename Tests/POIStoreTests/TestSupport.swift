@@ -1,0 +1,49 @@
+import Foundation
+import POIARCore
+@testable import POIStore
+
+/// /work/shared/data/osm, found from this file's place in the tree
+/// (main/Tests/POIStoreTests/ → ../../../shared).
+let sharedOSMData: URL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent()        // POIStoreTests
+    .deletingLastPathComponent()        // Tests
+    .deletingLastPathComponent()        // main
+    .deletingLastPathComponent()        // work
+    .appendingPathComponent("shared/data/osm")
+
+/// A fresh, empty folder for one test; removed by `cleanUp`.
+func makeTemporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("poistore-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func cleanUp(_ folder: URL) {
+    try? FileManager.default.removeItem(at: folder)
+}
+
+/// Writes `text` to `name` in `folder` and returns its URL.
+@discardableResult
+func write(_ text: String, to name: String, in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url
+}
+
+/// A minimal POI for store tests.
+func makePOI(_ id: String, _ category: String = "cafe", lat: Double, lon: Double, name: String? = nil) -> POI {
+    POI(id: id, name: name ?? id, category: category, coordinate: GeoCoordinate(latitude: lat, longitude: lon))
+}
+
+/// The error `body` throws, as an `InputError` (nil if it throws nothing or something else).
+func inputError(_ body: () throws -> Void) -> InputError? {
+    do {
+        try body()
+        return nil
+    } catch let error as InputError {
+        return error
+    } catch {
+        return nil
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import POIARCore
+import Testing
+@testable import Rendering
+
+@Suite("Card style and label sizes")
+struct CardStyleTests {
+    @Test("longer names make wider cards, up to the cap, then ellipsised")
+    func widthGrowsThenCaps() throws {
+        let style = try CardStyle(imageWidth: 1280, imageHeight: 720)
+        let short = style.labelSize(name: "Ica", detail: "85 m")
+        let longer = style.labelSize(name: "Ica Supermarket Lund", detail: "85 m")
+        #expect(longer.width > short.width)
+        #expect(longer.height == short.height)
+
+        let huge = String(repeating: "Stortorget Restaurang och Bar ", count: 10)
+        let capped = style.labelSize(name: huge, detail: "1.2 km")
+        #expect(capped.width <= style.maxTextWidth + 40)
+        #expect(capped.width >= style.maxTextWidth)
+        let layout = style.cardLayout(name: huge, detail: "1.2 km")
+        #expect(layout.name.hasSuffix("…"))
+        #expect(layout.name.count < huge.count)
+        #expect(style.nameFont.width(of: layout.name) <= style.maxTextWidth)
+    }
+
+    @Test("sizes are whole pixels and scale with the image")
+    func scaling() throws {
+        let small = try CardStyle(imageWidth: 1280, imageHeight: 720)
+        let large = try CardStyle(imageWidth: 3840, imageHeight: 2160)
+        let a = small.labelSize(name: "Lunds domkyrka", detail: "312 m")
+        let b = large.labelSize(name: "Lunds domkyrka", detail: "312 m")
+        #expect(a.width == a.width.rounded() && a.height == a.height.rounded())
+        #expect(abs(b.width / a.width - 3) < 0.1)
+        #expect(abs(b.height / a.height - 3) < 0.1)
+        // Portrait: the shorter side sets the scale.
+        let portrait = try CardStyle(imageWidth: 720, imageHeight: 1280)
+        #expect(portrait.scale == 1)
+        #expect(small.scale == 1)
+    }
+
+    @Test("a card without a detail line is shorter")
+    func oneLine() throws {
+        let style = try CardStyle(imageWidth: 1280, imageHeight: 720)
+        #expect(style.labelSize(name: "Park", detail: "").height < style.labelSize(name: "Park", detail: "5 m").height)
+    }
+
+    @Test("a missing font file is an InputError naming it")
+    func missingFont() throws {
+        let error = #expect(throws: InputError.self) {
+            try CardStyle(imageHeight: 720, fontPath: "/no/such/font.ttf")
+        }
+        #expect(error?.description == "/no/such/font.ttf: font file not found")
+        let notAFont = TestPaths.fixtures.appendingPathComponent("make_fixtures.py").path
+        let badFont = #expect(throws: InputError.self) { try CardStyle(imageHeight: 720, boldFontPath: notAFont) }
+        #expect(badFont?.location.file == notAFont)
+    }
+
+    @Test("every listed category has its own colour; unknown ones are grey")
+    func palette() {
+        let colours = Set(CategoryPalette.colours.values)
+        #expect(colours.count == CategoryPalette.colours.count)
+        #expect(!colours.contains(CategoryPalette.other))
+        #expect(CategoryPalette.colour(for: "Cafe") == CategoryPalette.colours["cafe"])
+        #expect(CategoryPalette.colour(for: "bicycle_rental") == CategoryPalette.other)
+    }
+}
