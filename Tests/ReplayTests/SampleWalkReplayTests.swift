@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+import Geodesy
+import POIARCore
+
+/// Replays the whole sample walk once (as the demo does) and checks the manifest against the
+/// contract and against the walk's ground truth.
+final class SampleWalkRun: @unchecked Sendable {  // immutable after init
+    static let shared = SampleWalkRun()
+    let out: URL
+    let result: RunResult?
+    let frames: [[String: Any]]
+
+    init() {
+        out = (try? makeTempDir("walk")) ?? URL(fileURLWithPath: "/tmp/poiar-walk")
+        let r = try? runPoiar(["replay", "SampleLogs/walk.csv", "--filter", "cafe", "--out", out.path, "--jobs", "2"])
+        result = r
+        frames = (try? jsonLines(out.appendingPathComponent("frames.jsonl"))) ?? []
+    }
+}
+
+/// Truth of the simulated walk: position and attitude at each frame time.
+struct TrackPoint { var lat, lon, alt, heading, pitch, roll: Double }
+func walkTrack() throws -> [String: TrackPoint] {
+    let text = try String(contentsOf: sampleLogs.appendingPathComponent("walk.track.csv"), encoding: .utf8)
+    var track: [String: TrackPoint] = [:]
+    for line in text.split(separator: "\n").dropFirst() {
+        let v = line.split(separator: ",").map { Double($0)! }
+        track[String(format: "%.3f", v[0])] = TrackPoint(lat: v[1], lon: v[2], alt: v[3], heading: v[4], pitch: v[5], roll: v[6])
+    }
+    return track
+}
+
+@Suite(.serialized) struct SampleWalkReplayTests {
+    let run = SampleWalkRun.shared
+
+    @Test func replayExitsZeroAndReportsTheRejectedFixes() throws {
+        let r = try #require(run.result)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        #expect(r.stderr.contains("3 GPS fix(es) with horizontal accuracy over 100 m not used"))
+        #expect(r.stderr.contains("true north: WMM2025 declination +10.27°"))
+    }
+
+    @Test func oneManifestLinePerFrameRowWithItsPNG() throws {
+        let logText = try String(contentsOf: sampleLogs.appendingPathComponent("walk.csv"), encoding: .utf8)
+        let frameRows = logText.split(separator: "\n").filter { $0.contains(",frame,") }.count
+        #expect(run.frames.count == frameRows)
+        for (i, f) in run.frames.enumerated() {
+            #expect(f["frame"] as? Int == i + 1)
+            let image = try #require(f["image"] as? String)
+            #expect(image == String(format: "frame_%06d.png", i + 1))
+            let size = try pngSize(run.out.appendingPathComponent(image))
+            #expect(size?.0 == 720 && size?.1 == 1280)
+            #expect(f["still"] is NSNull)
+        }
+        #expect(leftoverTemporaries(in: run.out).isEmpty)
+    }
+
+    @Test func annotationsFollowTheContract() throws {
+        var visibleCount = 0
+        for f in run.frames {
+            let anns = try #require(f["annotations"] as? [[String: Any]])
+            let distances = anns.map { $0["distance_m"] as! Double }
+            #expect(distances == distances.sorted(), "nearest first")
+            #expect(distances.allSatisfy { $0 <= 1500 })
+            var boxes: [Rect] = []
+            for a in anns {
+                #expect(a["category"] as? String == "cafe")
+                #expect((a["id"] as? String)?.hasPrefix("osm:") == true)
+                let bearing = a["bearing_deg"] as! Double
+                #expect(bearing >= 0 && bearing < 360)
+                if a["visible"] as? Bool == true {
+                    visibleCount += 1
+                    let b = try #require(a["box"] as? [String: Double])
+                    boxes.append(Rect(x: b["x"]!, y: b["y"]!, width: b["w"]!, height: b["h"]!))
+                    let ax = try #require(a["anchor_x"] as? Double), ay = try #require(a["anchor_y"] as? Double)
+                    #expect(ax >= 0 && ax <= 720 && ay >= 0 && ay <= 1280)
+                } else if a["anchor_x"] is NSNull {
+                    #expect(a["anchor_y"] is NSNull)
+                }
+            }
+            for i in boxes.indices { for j in boxes.indices where j > i { #expect(!boxes[i].intersects(boxes[j])) } }
+        }
+        #expect(visibleCount > 1000)
+    }
+
+    /// Recomputes every anchor from the manifest's own q, location and camera with the
+    /// contract's formula, written out independently here.
+    @Test func anchorsMatchTheContractFormula() throws {
+        var checked = 0
+        for f in run.frames {
+            let loc = f["location"] as! [String: Any], pose = f["pose"] as! [String: Any], cam = f["camera"] as! [String: Double]
+            let q = pose["q"] as! [Double]
+            let (w, x, y, z) = (q[0], q[1], q[2], q[3])
+            // Rᵀ rows are R's columns.
+            let r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
+                     [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
+                     [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
+            let lat = loc["lat"] as! Double, lon = loc["lon"] as! Double, alt = loc["alt"] as! Double
+            for a in f["annotations"] as! [[String: Any]] {
+                let e = referenceENU(from: (lat, lon, alt), to: (a["lat"] as! Double, a["lon"] as! Double, alt))
+                let d = (0..<3).map { j in r[0][j] * e[0] + r[1][j] * e[1] + r[2][j] * e[2] }
+                let (X, Y, Z) = (d[0], -d[1], -d[2])
+                if Z <= 0 {
+                    #expect(a["anchor_x"] is NSNull)
+                    continue
+                }
+                let u = cam["fx"]! * X / Z + cam["cx"]!, v = cam["fy"]! * Y / Z + cam["cy"]!
+                let ax = try #require(a["anchor_x"] as? Double), ay = try #require(a["anchor_y"] as? Double)
+                // 0.01 px on and near the image; far off it (Z → 0) the manifest's rounding to
+                // 0.001 px and of the inputs grows with u, so compare relatively there.
+                let tolerance = max(0.01, 1e-7 * (abs(u) + abs(v)))
+                #expect(abs(ax - u) < tolerance && abs(ay - v) < tolerance, "anchor (\(ax), \(ay)) vs (\(u), \(v))")
+                checked += 1
+            }
+        }
+        #expect(checked > 5000)
+    }
+
+    /// The cafes stand where they are: anchors from the fused pose and the GPS track agree with
+    /// anchors from the simulator's true pose and position.
+    @Test func cafesStandWhereTheTruthPutsThem() throws {
+        let track = try walkTrack()
+        var errors: [Double] = []
+        for f in run.frames {
+            let t = String(format: "%.3f", f["time"] as! Double)
+            let truth = try #require(track[t])
+            let cam = f["camera"] as! [String: Double]
+            let truePose = Pose(headingDeg: truth.heading, pitchDeg: truth.pitch, rollDeg: truth.roll)
+            let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: truth.lat, longitude: truth.lon, altitude: truth.alt))
+            for a in f["annotations"] as! [[String: Any]] where a["visible"] as? Bool == true {
+                let enu = plane.enu(GeoCoordinate(latitude: a["lat"] as! Double, longitude: a["lon"] as! Double))
+                let d = truePose.orientation.conjugate.rotate(enu)
+                guard -d.z > 0 else { continue }
+                let u = cam["fx"]! * d.x / -d.z + cam["cx"]!
+                errors.append(abs(u - (a["anchor_x"] as! Double)))
+            }
+        }
+        errors.sort()
+        let median = errors[errors.count / 2], p95 = errors[errors.count * 95 / 100]
+        // Measured: median ≈ 10 px, p95 ≈ 53 px on a 720 px wide image (hfov 48°: 15 px per degree).
+        #expect(median < 25, "median horizontal anchor error \(median) px")
+        #expect(p95 < 90, "p95 horizontal anchor error \(p95) px")
+    }
+
+    @Test func caféStrindbergIsInViewDuringThePause() throws {
+        // The walker stops at Café Strindberg (134–148 s) and turns toward it.
+        let pause = run.frames.filter { ($0["time"] as! Double) > 137 && ($0["time"] as! Double) < 145 }
+        #expect(!pause.isEmpty)
+        for f in pause {
+            let anns = f["annotations"] as! [[String: Any]]
+            let s = try #require(anns.first { $0["id"] as? String == "osm:node/606996900" })
+            #expect(s["visible"] as? Bool == true)
+            #expect((s["distance_m"] as! Double) < 30)
+            // Right of the image's left third (GPS noise at 20 m moves it by a few degrees).
+            #expect((s["anchor_x"] as! Double) > 150 && (s["anchor_x"] as! Double) < 720)
+        }
+    }
+}
+
+/// ENU by way of ECEF on WGS84, written out again for the test.
+func referenceENU(from o: (Double, Double, Double), to p: (Double, Double, Double)) -> [Double] {
+    let a = 6_378_137.0, f = 1 / 298.257223563, e2 = f * (2 - f)
+    func ecef(_ lat: Double, _ lon: Double, _ h: Double) -> [Double] {
+        let phi = lat * .pi / 180, lam = lon * .pi / 180
+        let n = a / (1 - e2 * sin(phi) * sin(phi)).squareRoot()
+        return [(n + h) * cos(phi) * cos(lam), (n + h) * cos(phi) * sin(lam), (n * (1 - e2) + h) * sin(phi)]
+    }
+    let d = zip(ecef(p.0, p.1, p.2), ecef(o.0, o.1, o.2)).map { $0 - $1 }
+    let phi = o.0 * .pi / 180, lam = o.1 * .pi / 180
+    return [-sin(lam) * d[0] + cos(lam) * d[1],
+            -sin(phi) * cos(lam) * d[0] - sin(phi) * sin(lam) * d[1] + cos(phi) * d[2],
+            cos(phi) * cos(lam) * d[0] + cos(phi) * sin(lam) * d[1] + sin(phi) * d[2]]
+}

@@ -1,0 +1,96 @@
+import Foundation
+import POIARCore
+
+/// The package's root folder (Tests/ReplayTests/ → ../..).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let sampleLogs = packageRoot.appendingPathComponent("SampleLogs")
+
+/// The `poiar` executable built beside the test bundle.
+let poiarExecutable: URL = {
+    let candidates = [
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("poiar"),
+        Bundle.main.bundleURL.appendingPathComponent("poiar"),
+        Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("poiar"),
+        packageRoot.appendingPathComponent(".build/debug/poiar"),
+    ]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
+}()
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `poiar` with arguments in `cwd`, capturing its output.
+func runPoiar(_ arguments: [String], cwd: URL = packageRoot) throws -> RunResult {
+    let p = Process()
+    p.executableURL = poiarExecutable
+    p.arguments = arguments
+    p.currentDirectoryURL = cwd
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    // Read both pipes while the process runs, so a full pipe never blocks it.
+    nonisolated(unsafe) var errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    group.wait()
+    p.waitUntilExit()
+    return RunResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A fresh, empty temporary folder.
+func makeTempDir(_ name: String = "poiar-test") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Copies the sample walk's side files (camera, POIs) into `dir` and writes `log` there.
+func writeLog(_ log: String, named name: String = "log.csv", in dir: URL) throws -> URL {
+    for f in ["walk.camera.json", "helsinki-esplanadi.osm"] {
+        let dst = dir.appendingPathComponent(f)
+        if !FileManager.default.fileExists(atPath: dst.path) {
+            try FileManager.default.copyItem(at: sampleLogs.appendingPathComponent(f), to: dst)
+        }
+    }
+    let url = dir.appendingPathComponent(name)
+    try log.write(to: url, atomically: true, encoding: .utf8)
+    return url
+}
+
+/// The first `seconds` of the sample walk (header, metadata and rows with time < seconds).
+func walkPrefix(seconds: Double) throws -> String {
+    let text = try String(contentsOf: sampleLogs.appendingPathComponent("walk.csv"), encoding: .utf8)
+    var lines: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.first == "#" || line.hasPrefix("time,") || line.isEmpty { lines.append(line); continue }
+        if let comma = line.firstIndex(of: ","), let t = Double(line[..<comma]), t >= seconds { continue }
+        lines.append(line)
+    }
+    return lines.joined(separator: "\n")
+}
+
+/// Width and height from a PNG's IHDR.
+func pngSize(_ url: URL) throws -> (Int, Int)? {
+    let d = try Data(contentsOf: url)
+    guard d.count > 24, d.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
+    func be32(_ o: Int) -> Int { d[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
+    return (be32(16), be32(20))
+}
+
+/// Files in `dir` that look half-written (temporary names).
+func leftoverTemporaries(in dir: URL) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }
+}
+
+func jsonLines(_ url: URL) throws -> [[String: Any]] {
+    try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+        try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
+    }
+}
