@@ -117,36 +117,39 @@ public final class ReplayEngine {
             return try resolveStill(still, base: stillsBase, line: frame.line)
         }
 
-        // Annotate every frame.
+        // Annotate, render and list the frames a chunk at a time, so memory does not grow with
+        // the number of frames; the manifest goes to a temporary file renamed into place last,
+        // so its presence means every frame is complete.
         let annotator = FrameAnnotator(camera: camera, layoutOptions: LayoutOptions(maxVisible: options.maxVisible, leaderLength: 40 * style.scale),
                                        sizing: style)
-        var records: [FrameRecord] = []
-        records.reserveCapacity(fused.frames.count)
-        for (i, frame) in fused.frames.enumerated() {
-            let location = fused.track.location(at: frame.time)!
-            let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories)
-            records.append(FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
-                                       image: FrameRecord.imageName(index: i + 1), still: frame.still,
-                                       location: location, pose: frame.pose, camera: camera,
-                                       annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose)))
-        }
-
-        // Render.
         let outDir = options.resolvedOutputDir
         do {
             try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
         } catch {
             throw InputError(file: outDir.path, "cannot create the output folder: \(error.localizedDescription)")
         }
-        try renderAll(records, stills: stillURLs, style: style, outDir: outDir)
-
-        // Manifest last: its presence means every frame is complete.
         let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent("frames.jsonl"))
-        for r in records { try manifest.write(r.jsonLine) }
+        let total = fused.frames.count
+        var done = 0
+        for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
+            let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
+            let records = try range.map { i -> FrameRecord in
+                let frame = fused.frames[i]
+                let location = fused.track.location(at: frame.time)!
+                let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories)
+                return FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                                   image: FrameRecord.imageName(index: i + 1), still: frame.still,
+                                   location: location, pose: frame.pose, camera: camera,
+                                   annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose))
+            }
+            try renderAll(records, stills: Array(stillURLs[range]), style: style, outDir: outDir, doneBefore: done, total: total)
+            done += records.count
+            for r in records { try manifest.write(r.jsonLine) }
+        }
         try manifest.commit()
-        removeStaleFrames(in: outDir, keeping: records.count)
+        removeStaleFrames(in: outDir, keeping: total)
 
-        return ReplaySummary(frames: records.count, outputDir: outDir, seconds: Date().timeIntervalSince(start),
+        return ReplaySummary(frames: total, outputDir: outDir, seconds: Date().timeIntervalSince(start),
                              north: north, rejectedFixes: fused.track.rejectedCount)
     }
 
@@ -165,7 +168,11 @@ public final class ReplayEngine {
         return url
     }
 
-    private func renderAll(_ records: [FrameRecord], stills: [URL?], style: CardStyle, outDir: URL) throws {
+    /// Frames annotated and rendered together; bounds memory for long logs.
+    static let chunkSize = 64
+
+    private func renderAll(_ records: [FrameRecord], stills: [URL?], style: CardStyle, outDir: URL,
+                           doneBefore: Int, total: Int) throws {
         let work = RenderQueue(count: records.count)
         let logPath = options.logPath
         let level = options.pngCompressionLevel
@@ -187,9 +194,9 @@ public final class ReplayEngine {
                     let image = try renderFrame(drawing(for: record, background: background), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
                     let done = work.finished()
-                    progress?(done, records.count)
+                    progress?(doneBefore + done, total)
                 } catch {
-                    work.fail(error)
+                    work.fail(error, at: i)
                 }
             }
         }
@@ -255,7 +262,7 @@ final class RenderQueue: @unchecked Sendable {
 
     func next() -> Int? {
         lock.lock(); defer { lock.unlock() }
-        guard error == nil, nextIndex < count else { return nil }
+        guard nextIndex < count, error == nil || nextIndex < errorIndex else { return nil }
         defer { nextIndex += 1 }
         return nextIndex
     }
@@ -266,8 +273,10 @@ final class RenderQueue: @unchecked Sendable {
         return done
     }
 
-    func fail(_ e: Error) {
+    /// Keeps the error of the earliest frame, so the message does not depend on --jobs.
+    func fail(_ e: Error, at index: Int) {
         lock.lock(); defer { lock.unlock() }
-        if error == nil { error = e }
+        if error == nil || index < errorIndex { error = e; errorIndex = index }
     }
+    private var errorIndex = Int.max
 }

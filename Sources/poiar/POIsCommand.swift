@@ -26,8 +26,8 @@ struct POIsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let database = try POIDatabase(path: db)
-                for report in try POIImport.importFiles(sources.map { URL(fileURLWithPath: $0) }, into: database) {
-                    printNotice("\(report)")
+                for source in sources {
+                    printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database))")
                 }
                 try database.close()
             }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The test command: installs the missing system packages, builds the package with its
+# tests, and runs the whole suite. Extra arguments go to `swift test`, e.g.
+#   bash scripts/test.sh --filter GeodesyTests
+# Exits non-zero when the build or any test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "test: swift is not on PATH: install the Swift 6.3 toolchain first (swift.org/install)" >&2
+  exit 1
+fi
+
+bash scripts/install-deps.sh
+
+swift build --build-tests
+swift test "$@"
