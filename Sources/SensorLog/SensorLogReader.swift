@@ -104,8 +104,11 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         do { return try nextRecord() } catch { self.error = error; return nil }
     }
 
-    /// Line number of the first data row (after the header), once read.
+    /// Number of the last line read from the file.
     public var currentLine: Int { lines.lineNumber }
+
+    /// Samples held in the reorder buffer (bounded by one window of samples; tests watch it).
+    var pendingCount: Int { pending.count }
 
     private func emit(_ p: PendingRecord) -> LogRecord {
         lastEmittedTime = p.record.sample.time
