@@ -68,19 +68,22 @@ enum POIQueryJSON {
     static func encode(_ hits: [POIHit]) -> String {
         let items = hits.map { h -> String in
             let p = h.poi
-            let tags = p.tags.keys.sorted().map { "\(quote($0)): \(quote(p.tags[$0]!))" }.joined(separator: ", ")
-            return "{\"id\": \(quote(p.id)), \"name\": \(quote(p.name)), \"category\": \(quote(p.category)), "
-                + "\"lat\": \(p.coordinate.latitude), \"lon\": \(p.coordinate.longitude), "
-                + "\"alt\": \(p.coordinate.altitude.map { "\($0)" } ?? "null"), "
-                + "\"distance_m\": \(String(format: "%.3f", h.distance)), \"bearing_deg\": \(String(format: "%.4f", h.bearing)), "
-                + "\"tags\": {\(tags)}}"
+            var w = JSONWriter()
+            w.beginObject()
+            w.string("id", p.id)
+            w.string("name", p.name)
+            w.string("category", p.category)
+            w.number("lat", p.coordinate.latitude)
+            w.number("lon", p.coordinate.longitude)
+            w.number("alt", p.coordinate.altitude)
+            w.number("distance_m", h.distance, decimals: 3)
+            w.number("bearing_deg", h.bearing, decimals: 4)
+            w.beginObject("tags")
+            for key in p.tags.keys.sorted() { w.string(key, p.tags[key]) }
+            w.endObject()
+            w.endObject()
+            return w.text
         }
         return "[" + items.joined(separator: ",\n ") + "]"
-    }
-
-    static func quote(_ s: String) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])
-        let array = String(decoding: data, as: UTF8.self)
-        return String(array.dropFirst().dropLast())
     }
 }

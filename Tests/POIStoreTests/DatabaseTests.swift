@@ -141,10 +141,17 @@ import Testing
     }
 
     @Test func aReadOnlyFolderCachesInTheTemporaryFolder() throws {
-        // /work/shared is read-only.
-        let source = sharedOSMData.appendingPathComponent("West-Oakland.osm")
+        // A folder without write permission (as ../shared/data is), even for root.
+        let folder = try makeTemporaryFolder()
+        defer {
+            try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+            cleanUp(folder)
+        }
+        let source = folder.appendingPathComponent("West-Oakland.osm")
+        try FileManager.default.copyItem(at: sharedOSMData.appendingPathComponent("West-Oakland.osm"), to: source)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
         let db = try openPOISource(source)
-        #expect(!db.path.hasPrefix(sharedOSMData.path))
+        #expect(!db.path.hasPrefix(folder.path))
         #expect(db.path.hasSuffix(".poiar.sqlite"))
         #expect(try db.poi(id: "osm:node/1747162566")?.category == "cafe")
     }

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aguascalientesElBuenSazon() throws {
-        let url = sharedOSMData.appendingPathComponent("aguascalientes.osm")
+        let url = sharedOSMData.appendingPathComponent("aguascalientes-excerpt.osm")
         let db = try POIDatabase()
         let report = try POIImport.importFile(url, into: db)
         #expect(report.updated == 0)
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func overpassJSONWaysArePlacedAtTheirCentroid() throws {
-        let url = sharedOSMData.appendingPathComponent("SanFrancisco-InnerSunset.overpass.json")
+        let url = sharedOSMData.appendingPathComponent("SanFrancisco-InnerSunset-excerpt.overpass.json")
         let (format, parsed) = try POIImport.parse(url)
         #expect(format == .overpassJSON)
         let starbucks = try #require(parsed.pois.first { $0.id == "osm:way/267038748" })
@@ -123,10 +123,13 @@ import Testing
     }
 
     @Test func unsupportedAndUnknownFormatsAreNamed() throws {
-        let pbf = inputError { _ = try POIImport.parse(sharedOSMData.appendingPathComponent("Helsinki.osm.pbf")) }
-        #expect(pbf?.message.contains("PBF") == true)
         let folder = try makeTemporaryFolder()
         defer { cleanUp(folder) }
+        // The start of a real PBF file: a BlobHeader length and "OSMHeader".
+        let pbfURL = folder.appendingPathComponent("extract.osm.pbf")
+        try (Data([0, 0, 0, 13, 0x0A, 9]) + Data("OSMHeader".utf8)).write(to: pbfURL)
+        let pbf = inputError { _ = try POIImport.parse(pbfURL) }
+        #expect(pbf?.message.contains("PBF") == true)
         let text = try write("hello world\n", to: "notes.txt", in: folder)
         let error = inputError { _ = try POIImport.parse(text) }
         #expect(error?.location.file == text.path)

@@ -2,14 +2,11 @@ import Foundation
 import POIARCore
 @testable import POIStore
 
-/// /work/shared/data/osm, found from this file's place in the tree
-/// (main/Tests/POIStoreTests/ → ../../../shared).
+/// Tests/Fixtures/osm: excerpts of ../shared/data/osm (see Tests/Fixtures/README.md).
 let sharedOSMData: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()        // POIStoreTests
     .deletingLastPathComponent()        // Tests
-    .deletingLastPathComponent()        // main
-    .deletingLastPathComponent()        // work
-    .appendingPathComponent("shared/data/osm")
+    .appendingPathComponent("Fixtures/osm")
 
 /// A fresh, empty folder for one test; removed by `cleanUp`.
 func makeTemporaryFolder() throws -> URL {

@@ -7,9 +7,8 @@ enum TestPaths {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     /// Tests/RenderingTests/Fixtures/
     static let fixtures = testsFolder.appendingPathComponent("Fixtures")
-    /// /work/shared (three levels above Tests/RenderingTests: main/Tests/RenderingTests → ../../../shared).
-    static let shared = testsFolder.appendingPathComponent("../../../shared").standardizedFileURL
-    static let lundStill = shared.appendingPathComponent("data/stills/lund/01.jpg")
+    /// Lund still 01.jpg of the OpenSfM sample data, copied to Tests/Fixtures (see its README).
+    static let lundStill = testsFolder.appendingPathComponent("../Fixtures/stills/lund-01.jpg").standardizedFileURL
 }
 
 /// A fresh temporary folder, removed by `remove()`.

@@ -2,33 +2,35 @@ import Foundation
 
 /// A minimal JSON writer with a fixed key order, so manifests are byte-stable across runs and
 /// job counts (Foundation's encoders do not promise key order or number formatting).
-struct JSONWriter {
-    private(set) var text = ""
+public struct JSONWriter: Sendable {
+    public private(set) var text = ""
     private var needsComma: [Bool] = [false]
 
-    mutating func beginObject(_ key: String? = nil) { prefix(key); text += "{"; needsComma.append(false) }
-    mutating func endObject() { text += "}"; needsComma.removeLast() }
-    mutating func beginArray(_ key: String? = nil) { prefix(key); text += "["; needsComma.append(false) }
-    mutating func endArray() { text += "]"; needsComma.removeLast() }
+    public init() {}
 
-    mutating func string(_ key: String?, _ value: String?) {
+    public mutating func beginObject(_ key: String? = nil) { prefix(key); text += "{"; needsComma.append(false) }
+    public mutating func endObject() { text += "}"; needsComma.removeLast() }
+    public mutating func beginArray(_ key: String? = nil) { prefix(key); text += "["; needsComma.append(false) }
+    public mutating func endArray() { text += "]"; needsComma.removeLast() }
+
+    public mutating func string(_ key: String?, _ value: String?) {
         prefix(key)
         if let value { text += JSONWriter.quote(value) } else { text += "null" }
     }
 
     /// A number written with at most `decimals` decimals (trailing zeros dropped), or with
     /// full round-trip precision when `decimals` is nil. Non-finite and nil become null.
-    mutating func number(_ key: String?, _ value: Double?, decimals: Int? = nil) {
+    public mutating func number(_ key: String?, _ value: Double?, decimals: Int? = nil) {
         prefix(key)
         guard let value, value.isFinite else { text += "null"; return }
         text += JSONWriter.format(value, decimals: decimals)
     }
 
-    mutating func int(_ key: String?, _ value: Int) { prefix(key); text += String(value) }
-    mutating func bool(_ key: String?, _ value: Bool) { prefix(key); text += value ? "true" : "false" }
+    public mutating func int(_ key: String?, _ value: Int) { prefix(key); text += String(value) }
+    public mutating func bool(_ key: String?, _ value: Bool) { prefix(key); text += value ? "true" : "false" }
 
     /// Raw, already-encoded JSON.
-    mutating func raw(_ key: String?, _ json: String) { prefix(key); text += json }
+    public mutating func raw(_ key: String?, _ json: String) { prefix(key); text += json }
 
     private mutating func prefix(_ key: String?) {
         if needsComma[needsComma.count - 1] { text += ", " }
@@ -36,7 +38,7 @@ struct JSONWriter {
         if let key { text += JSONWriter.quote(key) + ": " }
     }
 
-    static func format(_ value: Double, decimals: Int?) -> String {
+    public static func format(_ value: Double, decimals: Int?) -> String {
         var v = value
         if let decimals {
             let scale = pow(10.0, Double(decimals))
@@ -47,7 +49,7 @@ struct JSONWriter {
         return "\(v)"
     }
 
-    static func quote(_ s: String) -> String {
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for u in s.unicodeScalars {
             switch u {
