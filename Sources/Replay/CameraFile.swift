@@ -23,7 +23,8 @@ public enum CameraFile {
                 if required { throw InputError(file: path, field: key, "missing") }
                 return nil
             }
-            guard let n = v as? NSNumber, !(v is Bool), n.doubleValue.isFinite else {
+            // JSON true/false also arrive as NSNumber (objCType "c"); `is Bool` would match 0 and 1 too.
+            guard let n = v as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
                 throw InputError(file: path, field: key, "expected a finite number")
             }
             return n.doubleValue

@@ -158,3 +158,62 @@ import Testing
         #expect(d == d.sorted())
     }
 }
+
+/// Frames over real camera stills, and camera files that are wrong.
+@Suite struct ReplayStillTests {
+    let lundStill = packageRoot.appendingPathComponent("Tests/Fixtures/stills/lund-01.jpg")
+
+    @Test func framesAreDrawnOverTheirStills() throws {
+        let dir = try makeTempDir()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("stills"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: lundStill, to: dir.appendingPathComponent("stills/01.jpg"))
+        // The first three frame rows of a short walk point at the still; the rest stay synthetic.
+        var lines = try walkPrefix(seconds: 4).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var n = 0
+        for i in lines.indices where lines[i].contains(",frame,") && n < 3 {
+            lines[i] = lines[i].replacingOccurrences(of: ",frame,", with: ",frame,stills/01.jpg"); n += 1
+        }
+        let log = try writeLog(lines.joined(separator: "\n"), in: dir)
+        let out = dir.appendingPathComponent("out")
+        let r = try runPoiar(["replay", log.path, "--out", out.path, "--size", "512x384", "--hfov", "54", "--filter", "cafe"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        #expect(frames.prefix(3).allSatisfy { $0["still"] as? String == "stills/01.jpg" })
+        #expect(frames.dropFirst(3).allSatisfy { $0["still"] is NSNull })
+        #expect(try pngSize(out.appendingPathComponent("frame_000001.png"))! == (512, 384))
+        // The photo's pixels differ from the synthetic sky: compare the two kinds of frame.
+        let still = try Data(contentsOf: out.appendingPathComponent("frame_000001.png"))
+        let synthetic = try Data(contentsOf: out.appendingPathComponent("frame_000004.png"))
+        #expect(still.count > 3 * synthetic.count)
+    }
+
+    @Test func aCameraFileWithZeroFocalLengthIsRefused() throws {
+        let dir = try makeTempDir()
+        let log = try writeLog(try walkPrefix(seconds: 2), in: dir)
+        try #"{"width": 720, "height": 1280, "fx": 0, "fy": 808.6, "cx": 360, "cy": 640}"#
+            .write(to: dir.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("out")
+        let r = try runPoiar(["replay", log.path, "--out", out.path, "--camera", dir.appendingPathComponent("bad.json").path])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("bad.json (fx): focal length must be > 0"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test func aTextFileNamedJPGIsReportedWithTheLogLine() throws {
+        let dir = try makeTempDir()
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("stills"), withIntermediateDirectories: true)
+        try "not an image".write(to: dir.appendingPathComponent("stills/fake.jpg"), atomically: true, encoding: .utf8)
+        var lines = try walkPrefix(seconds: 3).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let i = try #require(lines.firstIndex { $0.contains(",frame,") })
+        lines[i] = lines[i].replacingOccurrences(of: ",frame,", with: ",frame,stills/fake.jpg")
+        let log = try writeLog(lines.joined(separator: "\n"), in: dir)
+        let out = dir.appendingPathComponent("out")
+        let r = try runPoiar(["replay", log.path, "--out", out.path])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("fake.jpg"), "\(r.stderr)")
+        #expect(r.stderr.contains("\(log.path):\(i + 1)"), "\(r.stderr)")
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        #expect(!left.contains("frames.jsonl"))
+        #expect(left.filter { $0.hasPrefix(".") }.isEmpty)
+    }
+}
