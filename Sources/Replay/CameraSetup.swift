@@ -4,8 +4,8 @@ import SensorLog
 
 /// Chooses the camera for a replay or a projection, most explicit first:
 /// `--camera FILE` › `--intrinsics` › `--hfov` › the log's `# camera:` › the log's
-/// `# camera_hfov_deg:` › a 60° camera. `--size` sets (or, with a camera JSON, rescales)
-/// the output size; without it a JSON camera keeps its own size and others get 1280×720.
+/// `# camera_hfov_deg:` › a 60° camera. The output size is `--size`, else the stills' size,
+/// else the camera JSON's, else 1280×720; a camera JSON's intrinsics scale with it.
 public struct CameraSetup: Sendable {
     public static let defaultSize = (width: 1280, height: 720)
     public static let defaultHFOVDeg = 60.0
@@ -20,10 +20,14 @@ public struct CameraSetup: Sendable {
         self.cameraFile = cameraFile; self.intrinsics = intrinsics; self.hfovDeg = hfovDeg; self.size = size
     }
 
-    public func resolve(metadata: LogMetadata? = nil, logFolder: URL? = nil) throws -> CameraIntrinsics {
-        let size = self.size ?? CameraSetup.defaultSize
+    /// - Parameter stillSize: the size of the frames' stills, when they have them: without
+    ///   `--size` it is the output size, and a camera JSON made for another size is scaled to
+    ///   it (the same aspect ratio is required: a different one means the wrong camera file).
+    public func resolve(metadata: LogMetadata? = nil, logFolder: URL? = nil,
+                        stillSize: (width: Int, height: Int)? = nil) throws -> CameraIntrinsics {
+        let size = self.size ?? stillSize ?? CameraSetup.defaultSize
         if let cameraFile {
-            return scaled(try CameraFile.load(URL(fileURLWithPath: cameraFile)))
+            return try fitted(try CameraFile.load(URL(fileURLWithPath: cameraFile)), file: cameraFile, stillSize: stillSize)
         }
         if let k = intrinsics {
             return CameraIntrinsics(width: size.width, height: size.height, fx: k.fx, fy: k.fy, cx: k.cx, cy: k.cy)
@@ -31,7 +35,7 @@ public struct CameraSetup: Sendable {
         if let hfovDeg { return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: hfovDeg) }
         if let metadata, let path = metadata.camera {
             let url = logFolder.map { $0.appendingPathComponent(path) } ?? URL(fileURLWithPath: path)
-            return scaled(try CameraFile.load(url))
+            return try fitted(try CameraFile.load(url), file: url.path, stillSize: stillSize)
         }
         if let metadata, let raw = metadata["camera_hfov_deg"] {
             guard let h = Double(raw), h > 0, h < 180 else {
@@ -40,6 +44,18 @@ public struct CameraSetup: Sendable {
             return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: h)
         }
         return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: CameraSetup.defaultHFOVDeg)
+    }
+
+    /// A camera JSON's intrinsics for the output: scaled to `--size`, else to the stills.
+    private func fitted(_ c: CameraIntrinsics, file: String, stillSize: (width: Int, height: Int)?) throws -> CameraIntrinsics {
+        if size != nil { return scaled(c) }
+        guard let still = stillSize, still.width != c.width || still.height != c.height else { return c }
+        let cameraAspect = Double(c.width) / Double(c.height), stillAspect = Double(still.width) / Double(still.height)
+        guard abs(cameraAspect / stillAspect - 1) < 0.01 else {
+            throw InputError(file: file, field: "width/height",
+                             "the camera is \(c.width)×\(c.height) but the stills are \(still.width)×\(still.height): a different aspect ratio, so this camera did not take them")
+        }
+        return c.scaled(toWidth: still.width, height: still.height)
     }
 
     private func scaled(_ c: CameraIntrinsics) -> CameraIntrinsics {

@@ -76,7 +76,8 @@ public final class ReplayEngine {
         guard options.jobs >= 1 else { throw InputError(file: "command line", field: "--jobs", "must be ≥ 1") }
         guard options.fps > 0, options.fps.isFinite else { throw InputError(file: "command line", field: "--fps", "must be > 0") }
         guard options.radius > 0, options.radius.isFinite else { throw InputError(file: "command line", field: "--radius", "must be > 0 m") }
-        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
+        // Checked now (before the long pass), fitted to the stills' size below.
+        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
 
         // POIs.
         let sourcePath: String
@@ -88,9 +89,10 @@ public final class ReplayEngine {
         }
         let notice = self.notice
         let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
+        // Fonts are checked before the long pass too.
+        _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
+                          fontPath: options.fontPath, boldFontPath: options.boldFontPath)
 
-        let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
-                                  fontPath: options.fontPath, boldFontPath: options.boldFontPath)
 
         // Fusion pass.
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic)
@@ -116,6 +118,18 @@ public final class ReplayEngine {
             guard let still = frame.still else { return nil }
             return try resolveStill(still, base: stillsBase, line: frame.line)
         }
+        // Without --size, the output has the stills' size (the first still's; others are scaled).
+        if let first = stillURLs.firstIndex(where: { $0 != nil }), let url = stillURLs[first] {
+            let image: RasterImage
+            do { image = try loadStill(url) } catch let e as InputError {
+                throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
+                                 e.message + " (still of \(options.logPath):\(fused.frames[first].line.map(String.init) ?? "?"))")
+            }
+            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder,
+                                                stillSize: (image.width, image.height))
+        }
+        let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
+                                  fontPath: options.fontPath, boldFontPath: options.boldFontPath)
 
         // Annotate, render and list the frames a chunk at a time, so memory does not grow with
         // the number of frames; the manifest goes to a temporary file renamed into place last,
@@ -229,10 +243,9 @@ func drawing(for record: FrameRecord, background: FrameBackground) -> FrameDrawi
 /// through the camera, h(u, v) = 0 with h from `CameraProjection.horizonValue`.
 func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackground {
     let projection = CameraProjection(camera: camera, pose: pose)
-    let r = pose.orientation.matrix
     // h is linear in (u, v): h = a·u + b·v + c.
-    let a = r[2, 0] / camera.fx, b = -r[2, 1] / camera.fy
     let c = projection.horizonValue(at: Point2(0, 0))
+    let a = projection.horizonValue(at: Point2(1, 0)) - c, b = projection.horizonValue(at: Point2(0, 1)) - c
     let w = Double(camera.width), h = Double(camera.height)
     let scale = max(abs(a) * w, abs(b) * h)
     if scale < 1e-12 || abs(c) > 1e6 * scale {

@@ -96,4 +96,39 @@ import POIARCore
         #expect(projection.horizonValue(at: Point2(640, horizonY + 5)) < 0)
         #expect(abs(projection.horizonValue(at: Point2(100, horizonY))) < 1e-12)
     }
+
+    /// A phone turned into landscape for its stills: the image is upright again when the
+    /// projection takes the holding orientation into account.
+    @Test(arguments: [(DeviceOrientation.landscapeRight, 90.0), (DeviceOrientation.landscapeLeft, -90.0)])
+    func landscapeStillsAreUpright(orientation: DeviceOrientation, roll: Double) throws {
+        var landscape = CameraIntrinsics(width: 1280, height: 720, horizontalFOVDeg: 60)
+        landscape.orientation = orientation
+        let pose = Pose(headingDeg: 0, pitchDeg: 0, rollDeg: roll)
+        let plane = LocalTangentPlane(origin: origin)
+        let projection = CameraProjection(camera: landscape, pose: pose)
+        let right = try #require(projection.project(enu: plane.enu(poi(distance: 100, azimuthDeg: 10))))
+        #expect(abs(right.x - (landscape.cx + landscape.fx * tan(radians(10)))) < 0.05)
+        #expect(abs(right.y - landscape.cy) < 0.05)
+        let above = try #require(projection.project(enu: plane.enu(poi(distance: 100, azimuthDeg: 0, up: 100))))
+        #expect(abs(above.x - landscape.cx) < 1e-6)
+        #expect(abs(above.y - (landscape.cy - landscape.fy)) < 0.05)
+        // The horizon is level across the image.
+        #expect(abs(projection.horizonValue(at: Point2(0, 360))) < 1e-9)
+        #expect(abs(projection.horizonValue(at: Point2(1280, 360))) < 1e-9)
+        #expect(projection.horizonValue(at: Point2(640, 100)) > 0)
+    }
+
+    @Test func distortionIsAppliedToAnchorsButNotToFarOffPoints() throws {
+        var cam = camera
+        cam.distortion = LensDistortion(k1: -0.2, k2: 0.05)
+        let pose = Pose(headingDeg: 0, pitchDeg: 0, rollDeg: 0)
+        let plane = LocalTangentPlane(origin: origin)
+        let projection = CameraProjection(camera: cam, pose: pose)
+        let a = try #require(projection.project(enu: plane.enu(poi(distance: 200, azimuthDeg: 20))))
+        let x = tan(radians(20)), r2 = x * x
+        #expect(abs(a.x - (cam.cx + cam.fx * x * (1 - 0.2 * r2 + 0.05 * r2 * r2))) < 0.05)
+        // 85° off the axis: the polynomial would fold back; the point stays far off the image.
+        let far = try #require(projection.project(enu: plane.enu(poi(distance: 200, azimuthDeg: 85))))
+        #expect(far.x > 10 * 1280)
+    }
 }
