@@ -6,7 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "POIAR", targets: [
-            "POIARCore", "Geodesy", "SensorLog", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
+            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
+            "Simulation", "Evaluation",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -22,6 +23,8 @@ let package = Package(
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CBZip2",  // no pkg-config file for bzip2 on Debian: module map links "bz2"
+                       providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev", "fonts-dejavu-core"]),
                                    .brew(["cairo", "freetype"])]),
@@ -30,23 +33,29 @@ let package = Package(
         .target(name: "POIARCore"),
         .target(name: "Geodesy", dependencies: ["POIARCore"]),
         .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"]),
+        .target(name: "PhoneImport", dependencies: ["POIARCore", "SensorLog", "CZlib"]),
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [
-            "POIARCore", "Geodesy", .product(name: "GRDB", package: "GRDB.swift"),
+            "POIARCore", "Geodesy", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
         .target(name: "Projection", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CJPEG", "CCairo"]),
+        .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
+        .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         .target(name: "Replay", dependencies: [
-            "POIARCore", "Geodesy", "SensorLog", "Fusion", "POIStore", "Projection", "Rendering",
+            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "POIStore", "Projection", "Rendering",
         ]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "POIStore", "SensorLog", "Fusion", "Projection", "Rendering", "Geodesy", "POIARCore",
+            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         .testTarget(name: "POIARCoreTests", dependencies: ["POIARCore"]),
         .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"]),
+        .testTarget(name: "PhoneImportTests", dependencies: ["PhoneImport", "SensorLog", "CZlib"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
         .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorLog"]),
         .testTarget(name: "POIStoreTests", dependencies: ["POIStore"]),
         .testTarget(name: "ProjectionTests", dependencies: ["Projection"]),

@@ -11,7 +11,8 @@ packages=(
   libfreetype-dev     # font rendering for Cairo
   fonts-dejavu-core   # the default label fonts, DejaVu Sans and DejaVu Sans Bold
   libsqlite3-dev      # the POI store (GRDB over the system SQLite)
-  zlib1g-dev          # reading .csv.gz sensor logs (CZlib)
+  zlib1g-dev          # reading .csv.gz sensor logs and OSM PBF blobs (CZlib)
+  libbz2-dev          # reading .osm.bz2 POI sources (CBZip2)
   pkg-config          # how SwiftPM finds the libraries above
 )
 

@@ -4,7 +4,7 @@
 - osm/aguascalientes-excerpt.osm: the tagged nodes of aguascalientes.osm (OSM XML), header kept.
 - osm/SanFrancisco-InnerSunset-excerpt.overpass.json: the tagged ways of the Overpass
   response with every node they reference, and the tagged nodes.
-West-Oakland.osm and the Lund still 01.jpg are copied whole. Data © OpenStreetMap
+West-Oakland.osm, West-Oakland.osm.bz2 and the Lund still 01.jpg are copied whole; West-Oakland.osm.gz is made here. Data © OpenStreetMap
 contributors (ODbL 1.0); the still © Mapillary (BSD-2-Clause, OpenSfM sample data).
 """
 import json, pathlib, re
@@ -28,3 +28,9 @@ data["elements"] = nodes + ways
 data["remark"] = "© OpenStreetMap contributors, ODbL 1.0: excerpt of SanFrancisco-InnerSunset.overpass.json (tools/make_test_fixtures.py)"
 (out / "SanFrancisco-InnerSunset-excerpt.overpass.json").write_text(json.dumps(data, ensure_ascii=False, indent=0), encoding="utf-8")
 print(len(tagged), "aguascalientes nodes;", len(ways), "SF ways,", len(nodes), "SF nodes")
+
+# West-Oakland.osm compressed both ways poiar reads: the bzip2 file of the source as it is,
+# and a gzip made here (mtime 0, so the bytes do not change from run to run).
+import gzip, shutil
+shutil.copyfile(shared / "osm/West-Oakland.osm.bz2", out / "West-Oakland.osm.bz2")
+(out / "West-Oakland.osm.gz").write_bytes(gzip.compress((out / "West-Oakland.osm").read_bytes(), 9, mtime=0))

@@ -3,8 +3,11 @@ public struct POI: Equatable, Hashable, Sendable {
     /// Stable id `<source>:<native id>`: `osm:node/123`, `osm:way/456`, `geojson:<id>`, …
     public var id: String
     public var name: String
-    /// The poiar category (lower-case word: `cafe`, `restaurant`, …).
+    /// The poiar category (lower-case word: `cafe`, `restaurant`, …): the primary one.
     public var category: String
+    /// Every category of the POI, the primary one (`category`) first; a cafe that is also a
+    /// bakery shop is `["cafe", "store"]`.
+    public var categories: [String]
     public var coordinate: GeoCoordinate
     public var address: String?
     public var phone: String?
@@ -15,8 +18,11 @@ public struct POI: Equatable, Hashable, Sendable {
 
     public init(id: String, name: String, category: String, coordinate: GeoCoordinate,
                 address: String? = nil, phone: String? = nil, website: String? = nil,
-                openingHours: String? = nil, tags: [String: String] = [:]) {
+                openingHours: String? = nil, tags: [String: String] = [:], categories: [String]? = nil) {
         self.id = id; self.name = name; self.category = category; self.coordinate = coordinate
+        var all = [category]
+        for c in categories ?? [] where !all.contains(c) { all.append(c) }
+        self.categories = all
         self.address = address; self.phone = phone; self.website = website
         self.openingHours = openingHours; self.tags = tags
     }

@@ -1,13 +1,15 @@
-/// poiar's POI categories and how OpenStreetMap-style tags map onto them.
+/// poiar's POI categories and how OpenStreetMap tags and Google Places types map onto them.
 ///
-/// The mapping is one table, `POICategory.rules`, read top to bottom: the first rule whose
-/// tag matches decides the category. The rules are grouped by key in this order of
-/// precedence — `amenity` first, then `shop`, `tourism`, `leisure` — so a node tagged both
-/// `amenity=cafe` and `shop=coffee` is a `cafe`, and a museum shop (`tourism=museum`,
-/// `shop=gift`) is a `store`. docs/categories.md shows the same table for users; keep the two
-/// in step.
+/// The OSM mapping is one table, `POICategory.rules`, read top to bottom: **every** rule whose
+/// tag matches adds its category (once), and the first match is the POI's primary category
+/// (`POI.category`, the one the manifest shows). The rules are grouped by key in this order of
+/// precedence — `amenity` first, then `shop`, `tourism`, `leisure`, then secondary tags such as
+/// `atm=yes` — so a node tagged `amenity=cafe` + `shop=bakery` is a `cafe` that is also a
+/// `store`, and a museum shop (`tourism=museum`, `shop=gift`) is a `store` and a `museum`.
+/// Google Places types map through `googleRules` (see `categories(forGoogleTypes:)`).
+/// docs/categories.md shows both tables for users; keep them in step (a test checks).
 public enum POICategory {
-    /// One row of the mapping: tag `key` = `value` (`nil`: any value but those in
+    /// One row of the OSM mapping: tag `key` = `value` (`nil`: any value but those in
     /// `nonValues`) → `category`.
     public struct Rule: Equatable, Sendable {
         public var key: String
@@ -15,54 +17,184 @@ public enum POICategory {
         public var category: String
     }
 
-    /// The mapping, in order of precedence (see the type's documentation).
+    /// One row of the Google Places mapping: place type `type` → `category`.
+    public struct GoogleRule: Equatable, Sendable {
+        public var type: String
+        public var category: String
+    }
+
+    /// The OSM mapping, in order of precedence (see the type's documentation).
     public static let rules: [Rule] = [
         Rule(key: "amenity", value: "atm", category: "atm"),
         Rule(key: "amenity", value: "bank", category: "bank"),
         Rule(key: "amenity", value: "bar", category: "bar"),
+        Rule(key: "amenity", value: "biergarten", category: "bar"),
+        Rule(key: "amenity", value: "bicycle_rental", category: "bicycle_rental"),
+        Rule(key: "amenity", value: "bus_station", category: "bus_station"),
         Rule(key: "amenity", value: "cafe", category: "cafe"),
+        Rule(key: "amenity", value: "charging_station", category: "charging_station"),
         Rule(key: "amenity", value: "cinema", category: "cinema"),
+        Rule(key: "amenity", value: "clinic", category: "doctors"),
         Rule(key: "amenity", value: "college", category: "university"),
+        Rule(key: "amenity", value: "dentist", category: "doctors"),
+        Rule(key: "amenity", value: "doctors", category: "doctors"),
         Rule(key: "amenity", value: "fast_food", category: "fast_food"),
+        Rule(key: "amenity", value: "food_court", category: "restaurant"),
+        Rule(key: "amenity", value: "fuel", category: "fuel"),
+        Rule(key: "amenity", value: "hospital", category: "hospital"),
+        Rule(key: "amenity", value: "ice_cream", category: "ice_cream"),
+        Rule(key: "amenity", value: "kindergarten", category: "kindergarten"),
         Rule(key: "amenity", value: "library", category: "library"),
+        Rule(key: "amenity", value: "nightclub", category: "nightclub"),
         Rule(key: "amenity", value: "parking", category: "parking"),
         Rule(key: "amenity", value: "pharmacy", category: "pharmacy"),
+        Rule(key: "amenity", value: "place_of_worship", category: "place_of_worship"),
+        Rule(key: "amenity", value: "police", category: "police"),
+        Rule(key: "amenity", value: "post_office", category: "post_office"),
         Rule(key: "amenity", value: "pub", category: "pub"),
         Rule(key: "amenity", value: "restaurant", category: "restaurant"),
         Rule(key: "amenity", value: "school", category: "school"),
         Rule(key: "amenity", value: "theatre", category: "theatre"),
+        Rule(key: "amenity", value: "toilets", category: "toilets"),
+        Rule(key: "amenity", value: "townhall", category: "townhall"),
         Rule(key: "amenity", value: "university", category: "university"),
-        // Any shop, except the values marking the absence of one (`nonValues`).
+        // Any shop, except the values marking the absence of one (`nonValues`); listed before
+        // the specific shop rules so that every shop's primary category is `store`.
         Rule(key: "shop", value: nil, category: "store"),
+        Rule(key: "shop", value: "ice_cream", category: "ice_cream"),
+        Rule(key: "shop", value: "supermarket", category: "supermarket"),
+        Rule(key: "tourism", value: "aquarium", category: "zoo"),
         Rule(key: "tourism", value: "attraction", category: "attraction"),
+        Rule(key: "tourism", value: "gallery", category: "museum"),
+        Rule(key: "tourism", value: "guest_house", category: "hotel"),
+        Rule(key: "tourism", value: "hostel", category: "hotel"),
         Rule(key: "tourism", value: "hotel", category: "hotel"),
+        Rule(key: "tourism", value: "motel", category: "hotel"),
         Rule(key: "tourism", value: "museum", category: "museum"),
+        Rule(key: "tourism", value: "theme_park", category: "attraction"),
+        Rule(key: "tourism", value: "viewpoint", category: "viewpoint"),
+        Rule(key: "tourism", value: "zoo", category: "zoo"),
+        Rule(key: "leisure", value: "fitness_centre", category: "sports"),
         Rule(key: "leisure", value: "park", category: "park"),
+        Rule(key: "leisure", value: "playground", category: "playground"),
+        Rule(key: "leisure", value: "sports_centre", category: "sports"),
+        Rule(key: "leisure", value: "stadium", category: "sports"),
+        // Secondary tags: never a POI's primary category unless nothing above matches.
+        Rule(key: "atm", value: "yes", category: "atm"),
+    ]
+
+    /// The Google Places mapping (Nearby Search `types`), grouped by category. The first row of
+    /// a category is the type `poiar pois fetch --source google-places` asks for.
+    public static let googleRules: [GoogleRule] = [
+        GoogleRule(type: "atm", category: "atm"),
+        GoogleRule(type: "tourist_attraction", category: "attraction"),
+        GoogleRule(type: "amusement_park", category: "attraction"),
+        GoogleRule(type: "bank", category: "bank"),
+        GoogleRule(type: "bar", category: "bar"),
+        GoogleRule(type: "bus_station", category: "bus_station"),
+        GoogleRule(type: "cafe", category: "cafe"),
+        GoogleRule(type: "electric_vehicle_charging_station", category: "charging_station"),
+        GoogleRule(type: "movie_theater", category: "cinema"),
+        GoogleRule(type: "doctor", category: "doctors"),
+        GoogleRule(type: "dentist", category: "doctors"),
+        GoogleRule(type: "meal_takeaway", category: "fast_food"),
+        GoogleRule(type: "gas_station", category: "fuel"),
+        GoogleRule(type: "hospital", category: "hospital"),
+        GoogleRule(type: "lodging", category: "hotel"),
+        GoogleRule(type: "library", category: "library"),
+        GoogleRule(type: "museum", category: "museum"),
+        GoogleRule(type: "art_gallery", category: "museum"),
+        GoogleRule(type: "night_club", category: "nightclub"),
+        GoogleRule(type: "park", category: "park"),
+        GoogleRule(type: "parking", category: "parking"),
+        GoogleRule(type: "pharmacy", category: "pharmacy"),
+        GoogleRule(type: "drugstore", category: "pharmacy"),
+        GoogleRule(type: "place_of_worship", category: "place_of_worship"),
+        GoogleRule(type: "church", category: "place_of_worship"),
+        GoogleRule(type: "hindu_temple", category: "place_of_worship"),
+        GoogleRule(type: "mosque", category: "place_of_worship"),
+        GoogleRule(type: "synagogue", category: "place_of_worship"),
+        GoogleRule(type: "police", category: "police"),
+        GoogleRule(type: "post_office", category: "post_office"),
+        GoogleRule(type: "restaurant", category: "restaurant"),
+        GoogleRule(type: "school", category: "school"),
+        GoogleRule(type: "primary_school", category: "school"),
+        GoogleRule(type: "secondary_school", category: "school"),
+        GoogleRule(type: "gym", category: "sports"),
+        GoogleRule(type: "stadium", category: "sports"),
+        GoogleRule(type: "store", category: "store"),
+        GoogleRule(type: "bakery", category: "store"),
+        GoogleRule(type: "bicycle_store", category: "store"),
+        GoogleRule(type: "book_store", category: "store"),
+        GoogleRule(type: "clothing_store", category: "store"),
+        GoogleRule(type: "convenience_store", category: "store"),
+        GoogleRule(type: "department_store", category: "store"),
+        GoogleRule(type: "electronics_store", category: "store"),
+        GoogleRule(type: "florist", category: "store"),
+        GoogleRule(type: "furniture_store", category: "store"),
+        GoogleRule(type: "hardware_store", category: "store"),
+        GoogleRule(type: "home_goods_store", category: "store"),
+        GoogleRule(type: "jewelry_store", category: "store"),
+        GoogleRule(type: "liquor_store", category: "store"),
+        GoogleRule(type: "pet_store", category: "store"),
+        GoogleRule(type: "shoe_store", category: "store"),
+        GoogleRule(type: "shopping_mall", category: "store"),
+        GoogleRule(type: "supermarket", category: "supermarket"),
+        GoogleRule(type: "university", category: "university"),
+        GoogleRule(type: "zoo", category: "zoo"),
+        GoogleRule(type: "aquarium", category: "zoo"),
     ]
 
     /// Values of a wildcard key that do not count as a match (`shop=no`, `shop=vacant`, …).
     static let nonValues: Set<String> = ["no", "vacant", "none"]
 
     /// Every category name, sorted.
-    public static let known: [String] = Array(Set(rules.map(\.category))).sorted()
+    public static let known: [String] = Array(Set(rules.map(\.category) + googleRules.map(\.category))).sorted()
 
     static let knownSet = Set(known)
+
+    private static let googleTable: [String: String] = Dictionary(
+        googleRules.map { ($0.type, $0.category) }, uniquingKeysWith: { first, _ in first })
 
     /// Whether `name` (already lower-case) is one of `known`.
     public static func isKnown(_ name: String) -> Bool { knownSet.contains(name) }
 
-    /// The category of an element with these OSM-style tags, or nil when none applies.
+    /// The primary category of an element with these OSM-style tags, or nil when none applies.
     public static func category(forTags tags: [String: String]) -> String? {
+        categories(forTags: tags).first
+    }
+
+    /// Every category of an element with these OSM-style tags, in rule order (the primary
+    /// first), each once; empty when none applies.
+    public static func categories(forTags tags: [String: String]) -> [String] {
+        var result: [String] = []
         for rule in rules {
             guard let raw = tags[rule.key] else { continue }
             let value = raw.trimmingWhitespace().lowercased()
-            if let wanted = rule.value {
-                if value == wanted { return rule.category }
-            } else if !value.isEmpty, !nonValues.contains(value) {
-                return rule.category
-            }
+            let matches = rule.value.map { value == $0 } ?? (!value.isEmpty && !nonValues.contains(value))
+            if matches, !result.contains(rule.category) { result.append(rule.category) }
         }
-        return nil
+        return result
+    }
+
+    /// The categories of a Google place with these `types`, in the order of `types` (Google
+    /// lists the most specific first), each once; empty when none maps.
+    public static func categories(forGoogleTypes types: [String]) -> [String] {
+        var result: [String] = []
+        for type in types {
+            if let c = googleTable[type.lowercased()], !result.contains(c) { result.append(c) }
+        }
+        return result
+    }
+
+    /// The OSM rules that give `category` (the reverse of the table, for Overpass queries).
+    public static func osmRules(for category: String) -> [Rule] {
+        rules.filter { $0.category == category }
+    }
+
+    /// The Google place type to ask for to find `category`, or nil when there is none.
+    public static func googleType(for category: String) -> String? {
+        googleRules.first { $0.category == category }?.type
     }
 
     /// Parses a `--filter` value: comma-separated category names, trimmed and lower-cased,
@@ -107,6 +239,10 @@ public enum POICategoryError: Error, Equatable, Sendable, CustomStringConvertibl
 
 extension String {
     func trimmingWhitespace() -> String {
+        // Fast path: printable ASCII at both ends (almost every value) needs no trimming.
+        if let first = utf8.first, let last = utf8.last, (0x21..<0x7F).contains(first), (0x21..<0x7F).contains(last) {
+            return self
+        }
         var s = Substring(self)
         while let c = s.first, c.isWhitespace { s.removeFirst() }
         while let c = s.last, c.isWhitespace { s.removeLast() }

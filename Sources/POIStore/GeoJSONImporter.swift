@@ -10,8 +10,9 @@ import POIARCore
 /// - Id: an OSM-style `@id` property or feature id (`node/123`, as overpass-turbo exports)
 ///   gives `osm:node/123`; otherwise `geojson:<feature id>`, else `geojson:<properties.id>`,
 ///   else `geojson:<properties.@id>`, else `geojson:<file name>#<feature index>`.
-/// - Category: `properties.category` when it names a known category, else from the
-///   properties read as OSM tags (`POICategory.category(forTags:)`); none → skipped, counted.
+/// - Categories: `properties.category` when it names a known category (the primary one), and
+///   those of the properties read as OSM tags (`POICategory.categories(forTags:)`); none →
+///   skipped, counted.
 /// - Name, address, phone, website, opening hours: from the properties as from OSM tags
 ///   (`TagFields`). Tags: every non-null property, as a string.
 public enum GeoJSONImporter {
@@ -49,13 +50,17 @@ public enum GeoJSONImporter {
             guard let position = try position(of: feature["geometry"], file: file,
                                               field: "\(field).geometry", result: &result) else { continue }
             let declared = tags["category"]?.trimmingWhitespace().lowercased()
-            guard let category = declared.flatMap({ POICategory.isKnown($0) ? $0 : nil })
-                    ?? POICategory.category(forTags: tags) else {
+            var categories = POICategory.categories(forTags: tags)
+            if let declared, POICategory.isKnown(declared) {
+                categories.removeAll { $0 == declared }
+                categories.insert(declared, at: 0)
+            }
+            guard !categories.isEmpty else {
                 result.skip(SkipReason.noCategory)
                 continue
             }
             let id = poiID(featureID: feature["id"], tags: tags, fallback: "\(stem)#\(index)")
-            result.pois.append(TagFields.poi(id: id, category: category, coordinate: position, tags: tags))
+            result.pois.append(TagFields.poi(id: id, categories: categories, coordinate: position, tags: tags))
         }
         return result
     }

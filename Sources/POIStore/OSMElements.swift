@@ -8,8 +8,11 @@ import POIARCore
 ///   the area-weighted centroid of its polygon, an open way at the mean of its nodes
 ///   (`Centroid`).
 /// - A relation with such tags is a POI `osm:relation/<id>`: at the area-weighted centroid of
-///   its closed member ways (inner ones excluded), or else the mean of its member nodes and
-///   the nodes of its open member ways.
+///   its outer rings — closed member ways, and rings joined end to end from open member ways
+///   (members with role `inner` excluded) — or else the mean of its member nodes and the
+///   nodes of member ways that form no ring.
+/// - An id seen twice (of the same element type) is kept the first time and counted as
+///   "duplicate id" afterwards.
 ///
 /// Ways and relations are resolved in `finish()`, once every node is known, so the order of
 /// elements in the file does not matter. Node coordinates are kept in memory (a few tens of
@@ -18,11 +21,11 @@ struct OSMElementCollector {
     struct Member { var type: String; var ref: Int64; var role: String }
 
     private struct PendingWay {
-        var id: Int64, category: String, tags: [String: String]
+        var id: Int64, categories: [String], tags: [String: String]
         var refs: [Int64], geometry: [GeoCoordinate]?, center: GeoCoordinate?
     }
     private struct PendingRelation {
-        var id: Int64, category: String, tags: [String: String], members: [Member]
+        var id: Int64, categories: [String], tags: [String: String], members: [Member]
         var center: GeoCoordinate?
     }
 
@@ -31,16 +34,19 @@ struct OSMElementCollector {
     private var pendingWays: [PendingWay] = []
     private var pendingRelations: [PendingRelation] = []
     private var nodePOIs: [POI] = []
+    private var seenNodePOIs = Set<Int64>(), seenWays = Set<Int64>(), seenRelations = Set<Int64>()
     private var result = ParsedPOIs()
 
     /// Records a node; a node with POI tags becomes a POI.
     mutating func addNode(id: Int64, coordinate: GeoCoordinate, tags: [String: String]) {
-        nodeCoordinates[id] = coordinate
-        guard !tags.isEmpty else { return }  // a bare vertex of some way
-        guard let category = POICategory.category(forTags: tags) else {
-            return result.skip(SkipReason.noCategory)
+        if nodeCoordinates.updateValue(coordinate, forKey: id) != nil, tags.isEmpty {
+            return  // a repeated bare vertex: the last position wins
         }
-        nodePOIs.append(TagFields.poi(id: "osm:node/\(id)", category: category,
+        guard !tags.isEmpty else { return }  // a bare vertex of some way
+        let categories = POICategory.categories(forTags: tags)
+        guard !categories.isEmpty else { return result.skip(SkipReason.noCategory) }
+        guard seenNodePOIs.insert(id).inserted else { return result.skip(SkipReason.duplicateID) }
+        nodePOIs.append(TagFields.poi(id: "osm:node/\(id)", categories: categories,
                                       coordinate: coordinate, tags: tags))
     }
 
@@ -48,12 +54,15 @@ struct OSMElementCollector {
     /// them inline (Overpass `out geom` / `out center`) and the nodes are not in the file.
     mutating func addWay(id: Int64, nodeRefs: [Int64], tags: [String: String],
                          geometry: [GeoCoordinate]? = nil, center: GeoCoordinate? = nil) {
+        guard seenWays.insert(id).inserted else {
+            if !tags.isEmpty { result.skip(SkipReason.duplicateID) }
+            return
+        }
         wayRefs[id] = nodeRefs
         guard !tags.isEmpty else { return }
-        guard let category = POICategory.category(forTags: tags) else {
-            return result.skip(SkipReason.noCategory)
-        }
-        pendingWays.append(PendingWay(id: id, category: category, tags: tags, refs: nodeRefs,
+        let categories = POICategory.categories(forTags: tags)
+        guard !categories.isEmpty else { return result.skip(SkipReason.noCategory) }
+        pendingWays.append(PendingWay(id: id, categories: categories, tags: tags, refs: nodeRefs,
                                       geometry: geometry, center: center))
     }
 
@@ -61,10 +70,10 @@ struct OSMElementCollector {
     mutating func addRelation(id: Int64, members: [Member], tags: [String: String],
                               center: GeoCoordinate? = nil) {
         guard !tags.isEmpty else { return }
-        guard let category = POICategory.category(forTags: tags) else {
-            return result.skip(SkipReason.noCategory)
-        }
-        pendingRelations.append(PendingRelation(id: id, category: category, tags: tags,
+        let categories = POICategory.categories(forTags: tags)
+        guard !categories.isEmpty else { return result.skip(SkipReason.noCategory) }
+        guard seenRelations.insert(id).inserted else { return result.skip(SkipReason.duplicateID) }
+        pendingRelations.append(PendingRelation(id: id, categories: categories, tags: tags,
                                                 members: members, center: center))
     }
 
@@ -75,21 +84,24 @@ struct OSMElementCollector {
     mutating func finish() -> ParsedPOIs {
         var pois = nodePOIs
         for way in pendingWays {
-            let vertices = way.geometry ?? way.refs.compactMap { nodeCoordinates[$0] }
+            let resolved = way.refs.compactMap { nodeCoordinates[$0] }
+            // Overpass `out center` lists a way's nodes but leaves them out: when only some are
+            // in the file, the centre Overpass computed is better than a partial shape.
+            let vertices = way.geometry ?? (resolved.count == way.refs.count || way.center == nil ? resolved : [])
             guard let position = Self.place(vertices: vertices, closed: Self.isClosed(way.refs, vertices))
                     ?? way.center else {
                 result.skip(SkipReason.noGeometry)
                 continue
             }
-            pois.append(TagFields.poi(id: "osm:way/\(way.id)", category: way.category,
+            pois.append(TagFields.poi(id: "osm:way/\(way.id)", categories: way.categories,
                                       coordinate: position, tags: way.tags))
         }
         for relation in pendingRelations {
-            guard let position = place(relation) ?? relation.center else {
+            guard let position = relation.center ?? place(relation) else {
                 result.skip(SkipReason.noGeometry)
                 continue
             }
-            pois.append(TagFields.poi(id: "osm:relation/\(relation.id)", category: relation.category,
+            pois.append(TagFields.poi(id: "osm:relation/\(relation.id)", categories: relation.categories,
                                       coordinate: position, tags: relation.tags))
         }
         result.pois = pois
@@ -110,6 +122,7 @@ struct OSMElementCollector {
     private func place(_ relation: PendingRelation) -> GeoCoordinate? {
         var rings: [[GeoCoordinate]] = []
         var loose: [GeoCoordinate] = []
+        var openWays: [[Int64]] = []
         for member in relation.members where member.role != "inner" {
             switch member.type {
             case "node":
@@ -119,6 +132,8 @@ struct OSMElementCollector {
                 let vertices = refs.compactMap { nodeCoordinates[$0] }
                 if vertices.count == refs.count, Self.isClosed(refs, vertices) {
                     rings.append(vertices)
+                } else if vertices.count == refs.count, refs.count >= 2 {
+                    openWays.append(refs)
                 } else {
                     loose += vertices
                 }
@@ -126,7 +141,31 @@ struct OSMElementCollector {
                 continue  // sub-relations are not followed
             }
         }
+        // Join open ways that share end nodes into rings (a long outer boundary is often split).
+        let (joined, leftover) = Self.joinRings(openWays)
+        rings += joined.map { $0.compactMap { nodeCoordinates[$0] } }
+        for refs in leftover { loose += refs.compactMap { nodeCoordinates[$0] } }
         if !rings.isEmpty { return Centroid.ofRings(rings) }
         return Centroid.mean(Centroid.distinctVertices(loose))
+    }
+
+    /// Chains open ways (node id lists) end to end, reversing them where needed, into closed
+    /// rings; returns the rings and the ways that close no ring.
+    static func joinRings(_ ways: [[Int64]]) -> (rings: [[Int64]], leftover: [[Int64]]) {
+        var unused = ways
+        var rings: [[Int64]] = []
+        var leftover: [[Int64]] = []
+        while !unused.isEmpty {
+            var chain = unused.removeFirst()
+            var used: [[Int64]] = [chain]
+            while chain.first != chain.last {
+                guard let i = unused.firstIndex(where: { $0.first == chain.last || $0.last == chain.last }) else { break }
+                let next = unused.remove(at: i)
+                used.append(next)
+                chain += (next.first == chain.last ? next : next.reversed()).dropFirst()
+            }
+            if chain.count >= 4, chain.first == chain.last { rings.append(chain) } else { leftover += used }
+        }
+        return (rings, leftover)
     }
 }

@@ -2,28 +2,42 @@ import Foundation
 import GRDB
 import POIARCore
 
-/// poiar's POI store: one SQLite file (or an in-memory database) holding POIs, an R*Tree
-/// spatial index over them, and a small key/value `meta` table.
+/// poiar's POI store: one SQLite file (or an in-memory database) holding POIs, a spatial
+/// index over them, the log of web fetches, and a small key/value `meta` table.
 ///
-/// Schema v1 (created by `POIDatabase.migrator`):
-/// - `poi(rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, name, category, lat, lon, alt,
-///   address, phone, website, opening_hours, tags TEXT (JSON object), source TEXT)`;
-///   `id` is the stable POI id (`osm:node/123`), `rid` the SQLite row id the index refers to.
-/// - `poi_rtree(rid, min_lat, max_lat, min_lon, max_lon)`: an R*Tree virtual table with one
-///   (point-sized) box per `poi` row, `poi_rtree.rid = poi.rid`.
+/// Schema v2 (created by `POIDatabase.migrator`; v1 stores are upgraded when opened writable):
+/// - `poi(rid INTEGER PRIMARY KEY, id TEXT UNIQUE NOT NULL, name, category, categories, lat,
+///   lon, alt, address, phone, website, opening_hours, tags TEXT (JSON object), source TEXT)`;
+///   `id` is the stable POI id (`osm:node/123`), `rid` the SQLite row id the index refers to,
+///   `category` the primary category and `categories` all of them, comma-separated, primary
+///   first.
+/// - `category(code INTEGER PRIMARY KEY, name TEXT UNIQUE)`: a small code per category name.
+/// - `poi_cell(cat, cell, rid, x, y, z)`, primary key `(cat, cell, rid)`, `WITHOUT ROWID`: the
+///   spatial index, a B-tree keyed by category code and Hilbert cell (`CellKey`), with one
+///   entry per POI and category (a query without a filter scans every category). Its rows carry the
+///   POI's earth-centred coordinates (metres, on the ellipsoid), so a radius query measures
+///   distances without reading `poi` and without trigonometry (`ChordGeodesic`).
+///   docs/pois-performance.md says why this and not an R*Tree.
+/// - `fetches(id, source, lat, lon, radius_m, categories, fetched_at, pois)`: one row per web
+///   fetch (`POIFetcher`), so a later run knows what area is cached.
 /// - `meta(key, value)`: `schema_version`, and whatever else callers store (source
 ///   fingerprints of a cache, see `openPOISource`).
 ///
 /// All errors are `InputError`s naming the database file. SQL is always parameterised.
 public final class POIDatabase: Sendable {
     /// The schema version this code reads and writes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// The database file's path, or `":memory:"`.
     public let path: String
     /// True when opened read-only (`openPOISource` opens databases that way).
     public let isReadOnly: Bool
     let queue: DatabaseQueue
+    /// `query`'s statements, prepared on first use (the queue serialises their use).
+    nonisolated(unsafe) private var cachedQueryStatements: QueryStatements?
+    /// POIs `query` has read, by row id (used only inside the queue's access blocks).
+    nonisolated(unsafe) var rowCache = RowCache()
+    private let statementLock = NSLock()
 
     /// An empty in-memory store (for tests and one-shot imports).
     public init() throws {
@@ -34,21 +48,36 @@ public final class POIDatabase: Sendable {
     }
 
     /// Opens (creating it if needed, unless `readOnly`) the store at `path`.
+    /// - Parameter busyTimeout: how long to wait for another process's lock, seconds.
     /// - Throws: `InputError` naming the file when it is missing (read-only), not an SQLite
-    ///   database, an SQLite database that is not poiar's, or of a newer schema version.
-    public init(path: String, readOnly: Bool = false) throws {
+    ///   database, an SQLite database that is not poiar's, of a newer schema version, a file
+    ///   without write permission (unless `readOnly`), or locked by another process.
+    public init(path: String, readOnly: Bool = false, busyTimeout: Double = 5) throws {
         self.path = path
         isReadOnly = readOnly
-        if readOnly, !FileManager.default.fileExists(atPath: path) {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if readOnly, !exists {
             throw InputError(file: path, "no such POI database")
+        }
+        if !readOnly, exists, let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+           let mode = (attributes[.posixPermissions] as? NSNumber)?.intValue, mode & 0o222 == 0 {
+            // Checked by mode, not access(2), so that root respects it too.
+            throw InputError(file: path, "the POI database is read-only (file mode \(String(mode & 0o777, radix: 8))): "
+                             + "make it writable, or import into another database")
         }
         var config = Configuration()
         config.readonly = readOnly
         config.label = "poiar.POIDatabase"
+        config.busyMode = .timeout(busyTimeout)
+        config.prepareDatabase { db in
+            // 64 MiB of page cache: bulk imports touch the id index all over. Reads go through
+            // a memory map (up to 1 GiB), which saves a system call per page on queries.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA mmap_size = 1073741824")
+        }
         do {
             queue = try DatabaseQueue(path: path, configuration: config)
         } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
             throw InputError(file: path, (exists ? "not a poiar POI database: " : "cannot create the POI database: ")
                              + Self.reason(error))
         }
@@ -57,7 +86,28 @@ public final class POIDatabase: Sendable {
 
     /// Closes the connection; the object must not be used afterwards.
     public func close() throws {
+        dropCachedStatements()
         try wrap { try queue.close() }
+    }
+
+    deinit { dropCachedStatements() }
+
+    /// No rollback journal and no syncing: only for a database file being built that is thrown
+    /// away if anything fails (the POI cache's temporary file).
+    func useBulkBuildMode() throws {
+        try wrap {
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = OFF")
+                try db.execute(sql: "PRAGMA synchronous = OFF")
+            }
+        }
+    }
+
+    /// Finalizes `query`'s statements (SQLite will not close a connection with live ones).
+    private func dropCachedStatements() {
+        statementLock.lock()
+        defer { statementLock.unlock() }
+        if cachedQueryStatements != nil { queue.inDatabase { _ in cachedQueryStatements = nil; rowCache.removeAll() } }
     }
 
     // MARK: Schema
@@ -89,6 +139,64 @@ public final class POIDatabase: Sendable {
             try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('schema_version', ?)",
                            arguments: ["1"])
         }
+        migrator.registerMigration("v2") { db in
+            // poi is rebuilt with its id index as a separate, named index (dropped and made again
+            // around bulk imports into an empty table, which is faster than growing it row by row).
+            try db.execute(sql: """
+                CREATE TABLE poi_v2 (
+                    rid INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    category TEXT NOT NULL,
+                    categories TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    alt REAL,
+                    address TEXT,
+                    phone TEXT,
+                    website TEXT,
+                    opening_hours TEXT,
+                    tags TEXT NOT NULL DEFAULT '{}',
+                    source TEXT NOT NULL DEFAULT ''
+                );
+                INSERT INTO poi_v2 SELECT rid, id, name, category, category, lat, lon, alt, address, phone,
+                                          website, opening_hours, tags, source FROM poi;
+                DROP INDEX poi_category;
+                DROP TABLE poi;
+                ALTER TABLE poi_v2 RENAME TO poi;
+                CREATE UNIQUE INDEX poi_id ON poi(id);
+                CREATE TABLE category (code INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+                INSERT INTO category (name) SELECT DISTINCT category FROM poi ORDER BY category;
+                CREATE TABLE poi_cell (
+                    cat INTEGER NOT NULL,
+                    cell INTEGER NOT NULL,
+                    rid INTEGER NOT NULL,
+                    x REAL NOT NULL,
+                    y REAL NOT NULL,
+                    z REAL NOT NULL,
+                    PRIMARY KEY (cat, cell, rid)
+                ) WITHOUT ROWID;
+                CREATE TABLE fetches (
+                    id INTEGER PRIMARY KEY,
+                    source TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    radius_m REAL NOT NULL,
+                    categories TEXT NOT NULL,
+                    fetched_at TEXT NOT NULL,
+                    pois INTEGER NOT NULL
+                );
+                DROP TABLE poi_rtree;
+                """)
+            let codes = try Self.categoryCodes(db)
+            var entries: [IndexEntry] = []
+            for row in try Row.fetchAll(db, sql: "SELECT rid, category, lat, lon FROM poi") {
+                let lat: Double = row[2], lon: Double = row[3]
+                entries += IndexEntry.entries(rid: row[0], codes: [codes[row[1] as String]!], lat: lat, lon: lon)
+            }
+            try Self.insertIndexEntries(entries, db)
+            try db.execute(sql: "UPDATE meta SET value = ? WHERE key = 'schema_version'", arguments: ["2"])
+        }
         return migrator
     }
 
@@ -101,6 +209,7 @@ public final class POIDatabase: Sendable {
         } catch let error as InputError {
             throw error
         } catch {
+            if isLocked(error) { throw InputError(file: path, "POI database error: \(reason(error))") }
             throw InputError(file: path, "not a poiar POI database: \(reason(error))")
         }
         if let version, version > schemaVersion {
@@ -164,54 +273,171 @@ public final class POIDatabase: Sendable {
     // MARK: Writing
 
     /// Inserts the POIs, or replaces those whose id is already stored (keeping their row and
-    /// updating their index box), all in one transaction: on error nothing is changed.
+    /// moving their index entries), all in one transaction: on error nothing is changed. An id
+    /// given twice is stored once, as its last occurrence.
     /// - Parameter source: where they came from (stored in `poi.source`), e.g. a file name.
     /// - Returns: how many ids were new and how many replaced existing rows.
     @discardableResult
     public func upsert(_ pois: [POI], source: String) throws -> (inserted: Int, updated: Int) {
+        try upsert(pois, source: source, idsAreUnique: false)
+    }
+
+    func upsert(_ pois: [POI], source: String, idsAreUnique: Bool) throws -> (inserted: Int, updated: Int) {
+        try write { db in try Self.upsert(pois, source: source, db, path: path, idsAreUnique: idsAreUnique) }
+    }
+
+    /// `upsert`'s work, inside the caller's transaction. With `idsAreUnique` the caller
+    /// promises that no id is given twice.
+    static func upsert(_ pois: [POI], source: String, _ db: Database, path: String,
+                       idsAreUnique: Bool = false) throws -> (inserted: Int, updated: Int) {
         if let bad = pois.first(where: { !$0.coordinate.isValid }) {
             throw InputError(file: path, field: bad.id, "invalid coordinate \(bad.coordinate)")
         }
-        return try write { db in
-            var inserted = 0, updated = 0
-            let findRow = try db.cachedStatement(sql: "SELECT rid FROM poi WHERE id = ?")
-            let insertRow = try db.cachedStatement(sql: """
-                INSERT INTO poi (id, name, category, lat, lon, alt, address, phone, website,
-                                 opening_hours, tags, source)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let updateRow = try db.cachedStatement(sql: """
-                UPDATE poi SET id = ?, name = ?, category = ?, lat = ?, lon = ?, alt = ?,
-                               address = ?, phone = ?, website = ?, opening_hours = ?, tags = ?,
-                               source = ?
-                WHERE rid = ?
-                """)
-            let indexRow = try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO poi_rtree (rid, min_lat, max_lat, min_lon, max_lon)
-                VALUES (?, ?, ?, ?, ?)
-                """)
-            for poi in pois {
-                let c = poi.coordinate
-                var values: [(any DatabaseValueConvertible)?] = [
-                    poi.id, poi.name, poi.category, c.latitude, c.longitude, c.altitude,
-                    poi.address, poi.phone, poi.website, poi.openingHours,
-                    Self.encodeTags(poi.tags), source,
-                ]
-                let rid: Int64
-                if let existing = try Int64.fetchOne(findRow, arguments: [poi.id]) {
-                    values.append(existing)
-                    try updateRow.execute(arguments: StatementArguments(values))
-                    rid = existing
-                    updated += 1
-                } else {
-                    try insertRow.execute(arguments: StatementArguments(values))
-                    rid = db.lastInsertedRowID
-                    inserted += 1
-                }
-                try indexRow.execute(arguments: [rid, c.latitude, c.latitude, c.longitude, c.longitude])
-            }
-            return (inserted, updated)
+        if let bad = pois.first(where: { $0.categories.contains(where: \.isEmpty) }) {
+            throw InputError(file: path, field: bad.id, "empty category")
         }
+        // The index of each id's last occurrence (nil: every id occurs once).
+        var last: [String: Int]?
+        if !idsAreUnique {
+            var map: [String: Int] = [:]
+            map.reserveCapacity(pois.count)
+            for (i, poi) in pois.enumerated() { map[poi.id] = i }
+            if map.count < pois.count { last = map }
+        }
+        // Into an empty table every row is new: no need to look each id up, and the id index is
+        // made once at the end (a sort) rather than grown row by row.
+        let wasEmpty = try Int.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM poi)") == 1
+        let rebuildIDIndex = wasEmpty && pois.count >= 10_000
+        if rebuildIDIndex { try db.execute(sql: "DROP INDEX poi_id") }
+        var codes = try Self.categoryCodes(db)
+        let addCategory = try RawStatement(db, "INSERT INTO category (name) VALUES (?)")
+        let findRow = try RawStatement(db, "SELECT rid, categories, lat, lon FROM poi WHERE id = ?")
+        let insertRow = try RawStatement(db, """
+            INSERT INTO poi (name, category, categories, lat, lon, alt, address, phone, website,
+                             opening_hours, tags, source, id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        let updateRow = try RawStatement(db, """
+            UPDATE poi SET name = ?, category = ?, categories = ?, lat = ?, lon = ?, alt = ?,
+                           address = ?, phone = ?, website = ?, opening_hours = ?, tags = ?,
+                           source = ?
+            WHERE rid = ?
+            """)
+        let deleteEntry = try RawStatement(db, "DELETE FROM poi_cell WHERE cat = ? AND cell = ? AND rid = ?")
+        var inserted = 0, updated = 0
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(pois.count * 2 + 16)
+        var poiCodes: [Int64] = []
+        // New rows are inserted in Hilbert order, so row ids (and pages) of nearby POIs are
+        // close: the query's row lookups then hit few pages.
+        var keyed = pois.indices.map { i in
+            (key: CellKey.key(latitude: pois[i].coordinate.latitude, longitude: pois[i].coordinate.longitude), index: i)
+        }
+        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
+        let order = keyed.map(\.index)
+        keyed = []
+        for i in order where last == nil || last![pois[i].id] == i {
+            let poi = pois[i]
+            poiCodes.removeAll(keepingCapacity: true)
+            for name in poi.categories {
+                if let code = codes[name] {
+                    poiCodes.append(code)
+                } else {
+                    addCategory.bind(1, name)
+                    try addCategory.run()
+                    codes[name] = db.lastInsertedRowID
+                    poiCodes.append(db.lastInsertedRowID)
+                }
+            }
+            var existing: (rid: Int64, categories: String, lat: Double, lon: Double)?
+            if !wasEmpty {
+                findRow.bind(1, poi.id)
+                if try findRow.step() {
+                    existing = (findRow.int64(0), findRow.text(1) ?? "", findRow.double(2), findRow.double(3))
+                }
+                findRow.reset()
+            }
+            let statement = existing == nil ? insertRow : updateRow
+            let c = poi.coordinate
+            statement.bind(1, poi.name)
+            statement.bind(2, poi.category)
+            statement.bind(3, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","))
+            statement.bind(4, c.latitude)
+            statement.bind(5, c.longitude)
+            statement.bind(6, c.altitude)
+            statement.bind(7, poi.address)
+            statement.bind(8, poi.phone)
+            statement.bind(9, poi.website)
+            statement.bind(10, poi.openingHours)
+            statement.bind(11, TagCodec.encode(poi.tags))
+            statement.bind(12, source)
+            let rid: Int64
+            if let old = existing {
+                rid = old.rid
+                // Remove the old index entries (keyed by the old position and categories).
+                let oldCell = CellKey.key(latitude: old.lat, longitude: old.lon)
+                for code in old.categories.split(separator: ",").compactMap({ codes[String($0)] }) {
+                    deleteEntry.bind(1, code)
+                    deleteEntry.bind(2, oldCell)
+                    deleteEntry.bind(3, rid)
+                    try deleteEntry.run()
+                }
+                updateRow.bind(13, rid)
+                try updateRow.run()
+                updated += 1
+            } else {
+                insertRow.bind(13, poi.id)
+                try insertRow.run()
+                rid = insertRow.lastInsertedRowID
+                inserted += 1
+            }
+            IndexEntry.append(rid: rid, codes: poiCodes, lat: c.latitude, lon: c.longitude, to: &entries)
+        }
+        if rebuildIDIndex { try db.execute(sql: "CREATE UNIQUE INDEX poi_id ON poi(id)") }
+        try Self.insertIndexEntries(entries, db)
+        return (inserted, updated)
+    }
+
+    /// One row of `poi_cell`.
+    struct IndexEntry {
+        var cat: Int64, cell: Int64, rid: Int64, x: Double, y: Double, z: Double
+
+        /// The entries of one POI: one per category code.
+        static func entries(rid: Int64, codes: [Int64], lat: Double, lon: Double) -> [IndexEntry] {
+            var entries: [IndexEntry] = []
+            append(rid: rid, codes: codes, lat: lat, lon: lon, to: &entries)
+            return entries
+        }
+
+        static func append(rid: Int64, codes: [Int64], lat: Double, lon: Double, to entries: inout [IndexEntry]) {
+            let cell = CellKey.key(latitude: lat, longitude: lon)
+            let (x, y, z) = ChordGeodesic.ecef(latitude: lat, longitude: lon)
+            for code in codes { entries.append(IndexEntry(cat: code, cell: cell, rid: rid, x: x, y: y, z: z)) }
+        }
+    }
+
+    /// Inserts index entries in key order (B-tree appends instead of scattered inserts).
+    static func insertIndexEntries(_ entries: [IndexEntry], _ db: Database) throws {
+        let sorted = entries.sorted { a, b in
+            a.cat != b.cat ? a.cat < b.cat : a.cell != b.cell ? a.cell < b.cell : a.rid < b.rid
+        }
+        let insert = try RawStatement(db, "INSERT OR REPLACE INTO poi_cell (cat, cell, rid, x, y, z) VALUES (?, ?, ?, ?, ?, ?)")
+        for e in sorted {
+            insert.bind(1, e.cat)
+            insert.bind(2, e.cell)
+            insert.bind(3, e.rid)
+            insert.bind(4, e.x)
+            insert.bind(5, e.y)
+            insert.bind(6, e.z)
+            try insert.run()
+        }
+    }
+
+    /// Category name → code, as stored.
+    static func categoryCodes(_ db: Database) throws -> [String: Int64] {
+        var codes: [String: Int64] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT code, name FROM category") { codes[row[1]] = row[0] }
+        return codes
     }
 
     // MARK: Reading
@@ -219,34 +445,117 @@ public final class POIDatabase: Sendable {
     /// The POI with this id, or nil.
     public func poi(id: String) throws -> POI? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM poi WHERE id = ?", arguments: [id]).map(Self.poi(from:))
+            try Row.fetchOne(db, sql: "SELECT \(Self.poiColumns) FROM poi WHERE id = ?", arguments: [id]).map(Self.poi(from:))
         }
     }
 
     /// Every stored POI, sorted by id.
     public func allPOIs() throws -> [POI] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM poi ORDER BY id").map(Self.poi(from:))
+            try Row.fetchAll(db, sql: "SELECT \(Self.poiColumns) FROM poi ORDER BY id").map(Self.poi(from:))
         }
     }
 
-    /// How many POIs are stored (of one category, when given).
+    /// How many POIs are stored (having the category among theirs, when given).
     public func count(category: String? = nil) throws -> Int {
         try read { db in
             if let category {
-                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM poi WHERE category = ?",
-                                        arguments: [category]) ?? 0
+                return try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM poi_cell WHERE cat = (SELECT code FROM category WHERE name = ?)
+                    """, arguments: [category]) ?? 0
             }
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM poi") ?? 0
         }
     }
 
-    /// Builds a POI from a `poi` row.
+    /// Every category that has POIs, with how many POIs have it (among their categories) and
+    /// how many have it as their primary category; sorted by name.
+    public func categoryCounts() throws -> [(name: String, count: Int, primary: Int)] {
+        try read { db in
+            let primary = Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: """
+                SELECT category, COUNT(*) FROM poi GROUP BY category
+                """).map { ($0[0] as String, $0[1] as Int) })
+            return try Row.fetchAll(db, sql: """
+                SELECT category.name, COUNT(*) FROM poi_cell JOIN category ON category.code = poi_cell.cat
+                GROUP BY poi_cell.cat ORDER BY category.name
+                """).map { (name: $0[0], count: $0[1], primary: primary[$0[0] as String] ?? 0) }
+        }
+    }
+
+    /// The columns `poi(from:)` reads, in order.
+    static let poiColumns = "id, name, category, categories, lat, lon, alt, address, phone, website, opening_hours, tags"
+
+    /// Builds a POI from a row of `poiColumns` read through the C API.
+    static func poi(from row: RawStatement) -> POI {
+        let category = row.text(2) ?? ""
+        let list = row.text(3) ?? category
+        let categories = list == category ? nil : list.split(separator: ",").map(String.init)
+        return POI(id: row.text(0) ?? "", name: row.text(1) ?? "", category: category,
+                   coordinate: GeoCoordinate(latitude: row.double(4), longitude: row.double(5),
+                                             altitude: row.isNull(6) ? nil : row.double(6)),
+                   address: row.text(7), phone: row.text(8), website: row.text(9),
+                   openingHours: row.text(10), tags: TagCodec.decode(row.text(11)), categories: categories)
+    }
+
+    /// The prepared statements of `query`, made once per connection.
+    struct QueryStatements {
+        var scan: RawStatement
+        var fetch: RawStatement
+        var dataVersion: RawStatement
+    }
+
+    /// The POIs `query` read, by row id, so that the next query around the same place (the
+    /// next frame of a replay) does not read and decode them again. At most `capacity`
+    /// entries (then it starts afresh); emptied by every write through this object, and when
+    /// SQLite's `data_version` says another connection changed the file.
+    struct RowCache {
+        static let capacity = 65_536
+        var enabled = true
+        private var pois: [Int64: POI] = [:]
+        private var dataVersion: Int64 = -1
+
+        /// Category name → code, as stored.
+        var categoryCodes: [String: Int64]?
+
+        mutating func removeAll() { pois.removeAll(keepingCapacity: true); categoryCodes = nil }
+
+        /// Forgets the POIs only (for timing cold reads).
+        mutating func removePOIs() { pois.removeAll(keepingCapacity: true) }
+
+        /// Empties the cache if the file changed since `dataVersion` was last seen.
+        mutating func validate(dataVersion version: Int64) {
+            if version != dataVersion { removeAll(); dataVersion = version }
+        }
+
+        subscript(rid: Int64) -> POI? { enabled ? pois[rid] : nil }
+
+        mutating func insert(_ poi: POI, rid: Int64) {
+            guard enabled else { return }
+            if pois.count >= Self.capacity { pois.removeAll(keepingCapacity: true) }
+            pois[rid] = poi
+        }
+    }
+
+    func queryStatements(_ db: Database) throws -> QueryStatements {
+        statementLock.lock()
+        defer { statementLock.unlock() }
+        if let cached = cachedQueryStatements { return cached }
+        let made = QueryStatements(
+            scan: try RawStatement(db, "SELECT rid, x, y, z FROM poi_cell WHERE cat = ? AND cell BETWEEN ? AND ?"),
+            fetch: try RawStatement(db, "SELECT \(Self.poiColumns) FROM poi WHERE rid = ?"),
+            dataVersion: try RawStatement(db, "PRAGMA data_version"))
+        cachedQueryStatements = made
+        return made
+    }
+
+    /// Builds a POI from a row of `poiColumns`.
     static func poi(from row: Row) -> POI {
-        POI(id: row["id"], name: row["name"], category: row["category"],
-            coordinate: GeoCoordinate(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
-            address: row["address"], phone: row["phone"], website: row["website"],
-            openingHours: row["opening_hours"], tags: decodeTags(row["tags"]))
+        let category: String = row[2]
+        let categories = (row[3] as String?).map { $0.split(separator: ",").map(String.init) } ?? []
+        return POI(id: row[0], name: row[1], category: category,
+                   coordinate: GeoCoordinate(latitude: row[4], longitude: row[5], altitude: row[6]),
+                   address: row[7], phone: row[8], website: row[9],
+                   openingHours: row[10], tags: TagCodec.decode(row[11]), categories: categories)
     }
 
     // MARK: Helpers
@@ -257,26 +566,18 @@ public final class POIDatabase: Sendable {
         try write { db in try db.execute(sql: sql) }
     }
 
-    static func encodeTags(_ tags: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(tags) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeTags(_ json: String?) -> [String: String] {
-        guard let json, let tags = try? JSONDecoder().decode([String: String].self, from: Data(json.utf8))
-        else { return [:] }
-        return tags
-    }
-
     func read<T>(_ body: (Database) throws -> T) throws -> T {
         try wrap { try queue.read(body) }
     }
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         if isReadOnly { throw InputError(file: path, "the POI database is open read-only") }
-        return try wrap { try queue.write(body) }
+        return try wrap {
+            try queue.write { db in
+                rowCache.removeAll()  // (the queue serialises access to it)
+                return try body(db)
+            }
+        }
     }
 
     /// Runs `body`, turning database errors into an `InputError` naming this file.
@@ -291,7 +592,16 @@ public final class POIDatabase: Sendable {
     }
 
     static func reason(_ error: any Error) -> String {
-        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        if let error = error as? DatabaseError {
+            if isLocked(error) { return "the database is locked by another process (\(error.message ?? "busy")); try again when it is done" }
+            if error.resultCode == .SQLITE_READONLY { return "the database is read-only (\(error.message ?? "read-only"))" }
+            return error.message ?? "\(error.resultCode)"
+        }
         return "\(error)"
+    }
+
+    static func isLocked(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 }

@@ -3,9 +3,12 @@ import POIARCore
 
 /// The POI source formats poiar reads.
 public enum POISourceFormat: String, Equatable, Sendable {
+    case osmPBF = "OSM PBF"
     case osmXML = "OSM XML"
     case geoJSON = "GeoJSON"
     case overpassJSON = "Overpass JSON"
+    case googlePlaces = "Google Places JSON"
+    case csv = "CSV"
 }
 
 /// The outcome of importing one file.
@@ -13,6 +16,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     /// The file as given.
     public var file: String
     public var format: POISourceFormat
+    /// How the file was compressed (`gzip`, `bzip2`), if it was.
+    public var compression: String?
     /// POIs whose id was not stored before.
     public var imported: Int
     /// POIs whose id was already stored, now replaced.
@@ -25,7 +30,7 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     /// One line, e.g. `West-Oakland.osm (OSM XML): 7 new, 0 updated POIs; skipped 60 (no
     /// known category: 58, no geometry: 2)`.
     public var description: String {
-        var s = "\(file) (\(format.rawValue)): \(imported) new, \(updated) updated POIs"
+        var s = "\(file) (\(format.rawValue)\(compression.map { ", \($0)" } ?? "")): \(imported) new, \(updated) updated POIs"
         if skipped.isEmpty { return s + "; none skipped" }
         let reasons = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
             .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
@@ -34,8 +39,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Importing POI source files into a `POIDatabase`: picks the reader by content (and, for
-/// formats poiar cannot read, by extension, to say so plainly).
+/// Importing POI source files into a `POIDatabase`: picks the reader by content (`.gz` and
+/// `.bz2` files are decompressed first), and refuses plainly what it cannot read.
 public enum POIImport {
     /// Imports each file in its own transaction, in order; stops at the first error, which
     /// leaves that file's changes out (files before it stay imported).
@@ -48,27 +53,66 @@ public enum POIImport {
     /// database is as it was.
     @discardableResult
     public static func importFile(_ url: URL, into db: POIDatabase) throws -> ImportReport {
-        let (format, parsed) = try parse(url)
-        let (inserted, updated) = try db.upsert(parsed.pois, source: url.lastPathComponent)
-        return ImportReport(file: url.path, format: format, imported: inserted, updated: updated,
-                            skipped: parsed.skipped)
+        let source = try read(url)
+        let parsed = try parse(source.data, format: source.format, file: url.path)
+        return try store(parsed, format: source.format, compression: source.compression,
+                         file: url.path, sourceName: url.lastPathComponent, into: db)
+    }
+
+    /// Stores parsed POIs (one transaction) and reports.
+    static func store(_ parsed: ParsedPOIs, format: POISourceFormat, compression: String?, file: String,
+                      sourceName: String, into db: POIDatabase) throws -> ImportReport {
+        let (inserted, updated) = try db.upsert(parsed.pois, source: sourceName, idsAreUnique: parsed.idsAreUnique)
+        return ImportReport(file: file, format: format, compression: compression, imported: inserted,
+                            updated: updated, skipped: parsed.skipped)
     }
 
     /// Reads a POI source file without storing anything.
     /// - Throws: `InputError` naming the file for a missing, unreadable, unsupported or
     ///   malformed file.
     public static func parse(_ url: URL) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
-        let file = url.path
-        let data = try readFile(url)
-        let format = try detectFormat(data, file: file)
+        let source = try read(url)
+        return (source.format, try parse(source.data, format: source.format, file: url.path))
+    }
+
+    /// Parses data of a known format.
+    static func parse(_ data: Data, format: POISourceFormat, file: String) throws -> ParsedPOIs {
+        var parsed: ParsedPOIs
         switch format {
-        case .osmXML:
-            return (format, try OSMXMLImporter.parse(data, file: file))
-        case .geoJSON, .overpassJSON:
+        case .osmPBF: parsed = try PBFImporter.parse(data, file: file)
+        case .osmXML: parsed = try OSMXMLImporter.parse(data, file: file)
+        case .csv: parsed = try CSVImporter.parse(data, file: file)
+        case .geoJSON, .overpassJSON, .googlePlaces:
             let root = try JSONValue.parse(data, file: file)
-            if format == .geoJSON { return (format, try GeoJSONImporter.parse(root, file: file)) }
-            return (format, try OverpassJSONImporter.parse(root, file: file))
+            switch format {
+            case .geoJSON: parsed = try GeoJSONImporter.parse(root, file: file)
+            case .overpassJSON: parsed = try OverpassJSONImporter.parse(root, file: file)
+            default: parsed = try GooglePlacesImporter.parse(root, file: file)
+            }
         }
+        parsed.dropDuplicateIDs()
+        return parsed
+    }
+
+    /// A source file's (decompressed) content and format.
+    struct Source {
+        var data: Data
+        var format: POISourceFormat
+        var compression: String?
+    }
+
+    static func read(_ url: URL) throws -> Source {
+        let file = url.path
+        var data = try readFile(url)
+        var compression: String?
+        if data.starts(with: [0x1F, 0x8B]) {
+            compression = "gzip"
+            do { data = try Decompression.gzip(data) } catch { throw InputError(file: file, "\(error)") }
+        } else if data.starts(with: Array("BZh".utf8)) {
+            compression = "bzip2"
+            do { data = try Decompression.bzip2(data) } catch { throw InputError(file: file, "\(error)") }
+        }
+        return Source(data: data, format: try detectFormat(data, file: file), compression: compression)
     }
 
     /// The file's bytes, or an `InputError` naming it.
@@ -79,30 +123,31 @@ public enum POIImport {
         }
         if isDirectory.boolValue { throw InputError(file: url.path, "is a folder, expected a POI source file") }
         do {
-            return try Data(contentsOf: url)
+            return try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
             throw InputError(file: url.path, "cannot read: \(error.localizedDescription)")
         }
     }
 
-    /// Tells the format from the first bytes: `<` is OSM XML; a JSON object with `"type":
-    /// "FeatureCollection"`/`"Feature"` is GeoJSON, one with `"elements"` is Overpass JSON.
+    /// Tells the format from the (decompressed) content: a PBF `OSMHeader` blob is OSM PBF;
+    /// `<` is OSM XML; a JSON object with `"type": "FeatureCollection"`/`"Feature"` is
+    /// GeoJSON, one with `"elements"` Overpass JSON, one with `"results"`, `"places"` or a
+    /// Places `"status"` Google Places JSON; text whose first line has `id`, `lat` and `lon`
+    /// columns is CSV. A `.pbf` file that is not a PBF is reported as a PBF problem.
     static func detectFormat(_ data: Data, file: String) throws -> POISourceFormat {
         let lower = file.lowercased()
-        let unsupported: [(suffix: String, advice: String)] = [
-            (".pbf", "OSM PBF is not supported yet; convert it to OSM XML first (e.g. osmium cat FILE.osm.pbf -o FILE.osm)"),
-            (".bz2", "compressed files are not supported; decompress it first (bunzip2 -k FILE)"),
-            (".gz", "compressed files are not supported; decompress it first (gunzip -k FILE)"),
-            (".zip", "zip archives are not supported; extract the POI file first"),
-        ]
-        if let match = unsupported.first(where: { lower.hasSuffix($0.suffix) }) {
-            throw InputError(file: file, match.advice)
+        if PBFImporter.looksLikePBF(data) || lower.hasSuffix(".pbf") { return .osmPBF }
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || lower.hasSuffix(".zip") {
+            throw InputError(file: file, "zip archives are not supported; extract the POI file first")
+        }
+        if data.starts(with: Array("SQLite format 3\0".utf8)) {
+            throw InputError(file: file, "is an SQLite database, not a POI source to import")
         }
         // Skip a UTF-8 byte-order mark and leading white space.
         var bytes = data[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let expected = "expected OSM XML, GeoJSON or Overpass JSON"
+        let expected = "expected OSM PBF, OSM XML, GeoJSON, Overpass JSON, Google Places JSON or CSV"
         switch first {
         case UInt8(ascii: "<"):
             return .osmXML
@@ -113,14 +158,31 @@ public enum POIImport {
             let featurePattern = #""type"\s*:\s*"(FeatureCollection|Feature)""#
             if head.range(of: featurePattern, options: .regularExpression) != nil { return .geoJSON }
             if head.range(of: #""elements"\s*:"#, options: .regularExpression) != nil { return .overpassJSON }
-            throw InputError(file: file, "unrecognised JSON: \(expected) (a FeatureCollection or an Overpass \"elements\" response)")
+            if head.range(of: #""(results|places|html_attributions|error_message)"\s*:"#, options: .regularExpression) != nil
+                || head.range(of: #""status"\s*:\s*"[A-Z_]+""#, options: .regularExpression) != nil {
+                return .googlePlaces
+            }
+            throw InputError(file: file, "unrecognised JSON: \(expected) (a FeatureCollection, an Overpass \"elements\" or a Places \"results\" response)")
         case nil:
             throw InputError(file: file, "empty file: \(expected)")
         default:
-            if data.starts(with: Array("SQLite format 3\0".utf8)) {
-                throw InputError(file: file, "is an SQLite database, not a POI source to import")
-            }
+            let firstLine = String(decoding: bytes.prefix(4096).prefix { $0 != 0x0A }, as: UTF8.self)
+            let columns = Set(firstLine.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() })
+            if columns.isSuperset(of: ["id", "lat", "lon"]) || lower.hasSuffix(".csv") { return .csv }
             throw InputError(file: file, "unrecognised POI source format: \(expected)")
         }
+    }
+}
+
+extension ParsedPOIs {
+    /// Keeps the first POI of each id; the others are counted as "duplicate id".
+    mutating func dropDuplicateIDs() {
+        if idsAreUnique { return }
+        defer { idsAreUnique = true }
+        var seen = Set<String>()
+        seen.reserveCapacity(pois.count)
+        let before = pois.count
+        pois.removeAll { !seen.insert($0.id).inserted }
+        if pois.count < before { skipped[SkipReason.duplicateID, default: 0] += before - pois.count }
     }
 }

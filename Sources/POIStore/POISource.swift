@@ -3,7 +3,7 @@ import POIARCore
 
 /// Bumped whenever importing the same file would give a different database (category table,
 /// placement rules, schema), so caches built by older code are rebuilt.
-let poiCacheFormatVersion = 1
+let poiCacheFormatVersion = 2
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {
@@ -113,6 +113,7 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String,
     do {
         let db = try POIDatabase(path: temporary.path)
         do {
+            try db.useBulkBuildMode()
             let report = try POIImport.importFile(source, into: db)
             try db.setMetaValue(fingerprint, forKey: CacheMetaKey.fingerprint)
             try db.setMetaValue(source.path, forKey: CacheMetaKey.sourcePath)

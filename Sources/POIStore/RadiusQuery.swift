@@ -14,7 +14,7 @@ extension SearchBox {
     /// the ellipsoid is at least as long as the path with the same (φ, λ) on a sphere of this
     /// radius; a geodesic circle of radius r therefore lies inside the spherical cap of angular
     /// radius r / M_min, whose bounding box is exact and simple.
-    private static let minimumRadiusOfCurvature = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared)
+    static let minimumRadiusOfCurvature = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared)
     /// Slack (degrees) against rounding; the R*Tree itself rounds its boxes outward.
     private static let slackDeg = 1e-9
 
@@ -50,16 +50,44 @@ extension SearchBox {
     }
 }
 
+extension SearchBox {
+    /// A lower bound of the geodesic distance (m) between two points: the great-circle angle
+    /// between them times the smallest radius of curvature (see `minimumRadiusOfCurvature`).
+    /// Cheap (haversine), so candidates of the box outside the circle skip Vincenty.
+    @inline(__always)
+    static func distanceLowerBound(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        let p1 = radians(lat1), p2 = radians(lat2)
+        let dp = p2 - p1, dl = radians(lon2 - lon1)
+        let sp = sin(dp / 2), sl = sin(dl / 2)
+        let h = sp * sp + cos(p1) * cos(p2) * sl * sl
+        return 2 * asin(min(1, h.squareRoot())) * lowerBoundRadius
+    }
+
+    /// M_min shrunk by 10⁻⁹ against rounding, so the bound stays a bound.
+    static let lowerBoundRadius = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared) * (1 - 1e-9)
+}
+
 extension POIDatabase {
-    /// The POIs within `radius` metres (geodesic, WGS84) of `center`, nearest first (ties by
-    /// id), each with its distance and initial bearing from `center`.
+    /// The POIs within `radius` metres (geodesic, WGS84) of `center`, nearest first (ties —
+    /// distances equal to 1 µm — by id), each with its distance and initial bearing from `center`.
+    ///
+    /// How: the boxes around the circle (`SearchBox.covering`, two across ±180°, every
+    /// longitude near a pole) become a few Hilbert key ranges (`CellKey.ranges`); each range is
+    /// one scan of the `poi_cell` B-tree for each wanted category code (every category in the
+    /// database, without a filter). Each entry carries the POI's earth-centred coordinates: an entry
+    /// whose chord from the centre is longer than the radius is dropped exactly (a geodesic is
+    /// never shorter than its chord); the others get their geodesic distance and azimuth
+    /// (`ChordGeodesic`, or Vincenty beyond 50 km) and are kept within the radius. Only the POIs
+    /// kept are read from `poi`.
     /// - Parameters:
-    ///   - categories: only these categories; nil for all (an empty list finds nothing).
+    ///   - categories: only POIs having one of these among their categories; nil for all (an
+    ///     empty list finds nothing).
     ///   - limit: at most this many (the nearest); nil for all.
+    ///   - language: prefer the `name:<language>` tag as the name (`POI.localized(to:)`).
     /// - Throws: `InputError` for an invalid centre, a negative or non-finite radius or limit,
     ///   or a database error.
     public func query(near center: GeoCoordinate, radius: Double, categories: [String]? = nil,
-                      limit: Int? = nil) throws -> [POIHit] {
+                      limit: Int? = nil, language: String? = nil) throws -> [POIHit] {
         guard center.isValid else {
             throw InputError(file: path, field: "near", "invalid position \(center)")
         }
@@ -71,40 +99,100 @@ extension POIDatabase {
         }
         if categories?.isEmpty == true || limit == 0 { return [] }
 
-        let boxes = SearchBox.covering(center: center, radius: radius)
-        let rows: [Row] = try read { db in
-            var sql = """
-                SELECT poi.* FROM poi_rtree JOIN poi ON poi.rid = poi_rtree.rid
-                WHERE poi_rtree.max_lat >= ? AND poi_rtree.min_lat <= ?
-                  AND poi_rtree.max_lon >= ? AND poi_rtree.min_lon <= ?
-                """
-            if let categories {
-                // Only the count of placeholders comes from the input, never its text.
-                sql += " AND poi.category IN (\(Array(repeating: "?", count: categories.count).joined(separator: ", ")))"
-            }
-            var found: [Row] = []
-            var seen = Set<Int64>()
-            for box in boxes {
-                var arguments: [any DatabaseValueConvertible] = [box.minLat, box.maxLat, box.minLon, box.maxLon]
-                arguments += (categories ?? []) as [any DatabaseValueConvertible]
-                for row in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-                where seen.insert(row["rid"]).inserted {
-                    found.append(row)
+        let ranges = SearchBox.covering(center: center, radius: radius).flatMap { box in
+            CellKey.ranges(minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon)
+        }
+        let chord = ChordGeodesic(center: center)
+        let short = radius <= ChordGeodesic.maxDistance
+        // A geodesic is at least as long as its chord; the slack only covers rounding.
+        let maxChordSquared = radius * radius * (1 + 1e-9)
+        var hits: [POIHit] = try read { db -> [POIHit] in
+            let statements = try self.queryStatements(db)
+            if try statements.dataVersion.step() { rowCache.validate(dataVersion: statements.dataVersion.int64(0)) }
+            statements.dataVersion.reset()
+            if rowCache.categoryCodes == nil { rowCache.categoryCodes = try Self.categoryCodes(db) }
+            let known = rowCache.categoryCodes!
+            let codes = categories.map { $0.compactMap { known[$0] } } ?? known.values.sorted()
+            if codes.isEmpty { return [] }
+            let scan = statements.scan
+            var found: [(rid: Int64, distance: Double, bearing: Double)] = []
+            for code in codes {
+                for range in ranges {
+                    scan.bind(1, code)
+                    scan.bind(2, range.lowerBound)
+                    scan.bind(3, range.upperBound)
+                    defer { scan.reset() }
+                    while try scan.step() {
+                        let x = scan.double(1), y = scan.double(2), z = scan.double(3)
+                        let c2 = chord.chordSquared(x, y, z)
+                        guard c2 <= maxChordSquared else { continue }
+                        if short {
+                            let inverse = chord.inverse(x, y, z, chordSquared: c2)
+                            if inverse.distance <= radius { found.append((scan.int64(0), inverse.distance, inverse.azimuthDeg)) }
+                        } else {
+                            found.append((scan.int64(0), .nan, .nan))  // measured below, from the POI's position
+                        }
+                    }
                 }
             }
-            return found
-        }
-
-        var hits: [POIHit] = []
-        for row in rows {
-            let poi = Self.poi(from: row)
-            let inverse = geodesicInverse(from: center, to: poi.coordinate)
-            if inverse.distance <= radius {
-                hits.append(POIHit(poi: poi, distance: inverse.distance, bearing: inverse.azimuthDeg))
+            if codes.count > 1 {
+                // A POI of two wanted categories is found twice (key ranges and boxes are disjoint).
+                var seen = Set<Int64>()
+                found = found.filter { seen.insert($0.rid).inserted }
             }
+            let fetch = statements.fetch
+            func read(_ rid: Int64) throws -> POI? {
+                if let poi = rowCache[rid] { return poi }
+                fetch.bind(1, rid)
+                defer { fetch.reset() }
+                guard try fetch.step() else { return nil }
+                let poi = Self.poi(from: fetch)
+                rowCache.insert(poi, rid: rid)
+                return poi
+            }
+            var hits: [POIHit] = []
+            if !short {
+                for f in found {
+                    guard let poi = try read(f.rid) else { continue }
+                    let inverse = geodesicInverse(from: center, to: poi.coordinate)
+                    if inverse.distance <= radius { hits.append(POIHit(poi: poi, distance: inverse.distance, bearing: inverse.azimuthDeg)) }
+                }
+                return hits
+            }
+            found.sort { $0.distance < $1.distance }
+            if let limit, found.count > limit {
+                // Keep the ties at the cut (to 1 µm): they are ordered by id below.
+                let cut = found[limit - 1].distance + 1e-6
+                found = Array(found.prefix { $0.distance <= cut })
+            }
+            hits.reserveCapacity(found.count)
+            for f in found {
+                guard let poi = try read(f.rid) else { continue }
+                hits.append(POIHit(poi: poi, distance: f.distance, bearing: f.bearing))
+            }
+            return hits
         }
-        hits.sort { ($0.distance, $0.poi.id) < ($1.distance, $1.poi.id) }
+        // Distances equal to a micrometre are ties, ordered by id (rounding, e.g. of sin 180°,
+        // must not order two POIs at the same distance).
+        hits.sort { a, b in
+            let da = (a.distance * 1e6).rounded(), db = (b.distance * 1e6).rounded()
+            return da != db ? da < db : a.poi.id < b.poi.id
+        }
         if let limit, hits.count > limit { hits.removeSubrange(limit...) }
+        if let language {
+            for i in hits.indices { hits[i].poi = hits[i].poi.localized(to: language) }
+        }
         return hits
     }
 }
+
+extension POI {
+    /// The POI with its `name:<language>` tag (e.g. `name:sv`) as its name, when it has one.
+    public func localized(to language: String) -> POI {
+        guard let name = tags["name:\(language)"]?.trimmingWhitespace(), !name.isEmpty else { return self }
+        var copy = self
+        copy.name = name
+        return copy
+    }
+}
+

@@ -6,6 +6,8 @@ public struct ParsedPOIs: Equatable, Sendable {
     public var pois: [POI] = []
     /// Elements not imported, counted per reason (e.g. `"no known category": 412`).
     public var skipped: [String: Int] = [:]
+    /// True when the reader already made every id unique (then nobody checks again).
+    var idsAreUnique = false
 
     public init(pois: [POI] = [], skipped: [String: Int] = [:]) {
         self.pois = pois; self.skipped = skipped
@@ -20,6 +22,8 @@ enum SkipReason {
     static let noGeometry = "no geometry"
     static func unsupportedGeometry(_ type: String) -> String { "unsupported geometry \(type)" }
     static let deleted = "deleted"
+    static let duplicateID = "duplicate id"
+    static let unknownCategory = "unknown category"
 }
 
 /// The POI fields poiar reads from OSM-style tags (OSM elements, GeoJSON properties).
@@ -49,14 +53,27 @@ enum TagFields {
 
     static func openingHours(_ tags: [String: String]) -> String? { nonEmpty(tags["opening_hours"]) }
 
-    /// A POI with every field taken from `tags`.
-    static func poi(id: String, category: String, coordinate: GeoCoordinate, tags: [String: String]) -> POI {
-        POI(id: id, name: name(tags), category: category, coordinate: coordinate,
-            address: address(tags), phone: phone(tags), website: website(tags),
-            openingHours: openingHours(tags), tags: tags)
+    /// The altitude from `ele` (metres above sea level, "12", "12.5" or "12 m"), nil when
+    /// absent or not a finite number. OSM heights are above the geoid; poiar takes them as
+    /// they are (the geoid–ellipsoid separation, tens of metres at most, is not applied).
+    static func altitude(_ tags: [String: String]) -> Double? {
+        guard var text = nonEmpty(tags["ele"]) else { return nil }
+        if text.hasSuffix("m") { text = String(text.dropLast()).trimmingWhitespace() }
+        guard let value = Double(text), value.isFinite, abs(value) < 20_000 else { return nil }
+        return value
     }
 
-    private static func nonEmpty(_ s: String?) -> String? {
+    /// A POI with every field taken from `tags` (the altitude from `ele` unless `coordinate`
+    /// has one); `categories` is not empty, the primary first.
+    static func poi(id: String, categories: [String], coordinate: GeoCoordinate, tags: [String: String]) -> POI {
+        var position = coordinate
+        if position.altitude == nil { position.altitude = altitude(tags) }
+        return POI(id: id, name: name(tags), category: categories[0], coordinate: position,
+                   address: address(tags), phone: phone(tags), website: website(tags),
+                   openingHours: openingHours(tags), tags: tags, categories: categories)
+    }
+
+    static func nonEmpty(_ s: String?) -> String? {
         guard let t = s?.trimmingWhitespace(), !t.isEmpty else { return nil }
         return t
     }

@@ -53,10 +53,12 @@ public struct FrameDrawing: Sendable {
     public var cards: [CardDrawing]
     /// Small text in the bottom-right corner, e.g. "© OpenStreetMap contributors".
     public var attribution: String?
+    /// Arrows at the edges toward POIs outside the view, drawn over the cards.
+    public var indicators: [IndicatorDrawing]
 
     public init(width: Int, height: Int, background: FrameBackground,
-                cards: [CardDrawing], attribution: String? = nil) {
+                cards: [CardDrawing], attribution: String? = nil, indicators: [IndicatorDrawing] = []) {
         self.width = width; self.height = height; self.background = background
-        self.cards = cards; self.attribution = attribution
+        self.cards = cards; self.attribution = attribution; self.indicators = indicators
     }
 }

@@ -24,6 +24,9 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     for card in frame.cards {
         drawCard(card, style: style, on: canvas)
     }
+    for indicator in frame.indicators {
+        drawIndicator(indicator, style: style, on: canvas)
+    }
     if let attribution = frame.attribution, !attribution.isEmpty {
         drawAttribution(attribution, style: style, on: canvas)
     }

@@ -3,35 +3,120 @@ import Geodesy
 import POIARCore
 import Projection
 
+/// An arrow at the image edge toward a POI outside the view (manifest: `offscreen`).
+public struct OffscreenIndicator: Sendable, Equatable {
+    /// The arrow's tip, in output pixels (inset from the edge).
+    public var position: Point2
+    /// Direction from the image centre toward the POI, degrees in image coordinates
+    /// (0 = right, 90 = down).
+    public var angleDeg: Double
+}
+
+/// Geometry and indicator options of the annotator.
+public struct AnnotationOptions: Sendable {
+    /// Standard terrestrial refraction coefficient k (default 0.13): light bends over the
+    /// curved Earth, so a far POI appears higher by k·d²/(2R); 0 turns it off. Below ~60 km
+    /// the lift is under half a pixel at phone focal lengths.
+    public var refractionCoefficient = 0.13
+    /// Off-screen indicators for at most this many of the nearest POIs outside the view
+    /// (default 3; 0 turns them off).
+    public var offscreenIndicators = 3
+    /// Inset of an indicator's tip from the image edge, px at 720 (scaled with the image).
+    public var indicatorInset = 14.0
+    /// Least vertical distance between two indicators near the same place, px at 720.
+    public var indicatorSpacing = 30.0
+    public init() {}
+}
+
 /// Projects the POIs near the device into one frame and lays out their labels.
 public struct FrameAnnotator: Sendable {
     public var camera: CameraIntrinsics
     public var layoutOptions: LayoutOptions
     public var sizing: any LabelSizing
+    public var options: AnnotationOptions
+    /// Pixels per pixel-at-720 (the card style's scale).
+    public var scale: Double
 
-    public init(camera: CameraIntrinsics, layoutOptions: LayoutOptions, sizing: any LabelSizing) {
+    public init(camera: CameraIntrinsics, layoutOptions: LayoutOptions, sizing: any LabelSizing,
+                options: AnnotationOptions = AnnotationOptions(), scale: Double = 1) {
         self.camera = camera; self.layoutOptions = layoutOptions; self.sizing = sizing
+        self.options = options; self.scale = scale
     }
 
-    /// Annotations for POI hits (distance and bearing from `location`), nearest first.
-    /// A POI without altitude sits at the device's altitude.
+    /// Annotations for POI hits of one frame (distance and bearing from `location`), nearest
+    /// first. A POI without altitude sits at the device's altitude.
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose) -> [FrameAnnotation] {
+        var none: LayoutMemory? = nil
+        return annotate(hits: hits, location: location, pose: pose, memory: &none, time: 0)
+    }
+
+    /// One frame of a sequence: `memory` keeps the layout calm from frame to frame.
+    public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose,
+                         memory: inout LayoutMemory?, time: Double) -> [FrameAnnotation] {
         let hits = hits.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.poi.id < $1.poi.id }
         var device = location
         if device.altitude == nil { device.altitude = 0 }
         let plane = LocalTangentPlane(origin: device)
         let projection = CameraProjection(camera: camera, pose: pose)
-        let candidates = hits.map { hit in
-            LabelCandidate(id: hit.poi.id, name: hit.poi.name.isEmpty ? hit.poi.category : hit.poi.name,
-                           detail: formatDistance(hit.distance), distance: hit.distance,
-                           anchor: projection.project(enu: plane.enu(hit.poi.coordinate)))
+        let cameraPoints = hits.map { projection.cameraCoordinates(enu: apparentENU(plane.enu($0.poi.coordinate))) }
+        let candidates = hits.indices.map { i in
+            let c = cameraPoints[i]
+            return LabelCandidate(id: hits[i].poi.id, name: label(hits[i].poi), detail: formatDistance(hits[i].distance),
+                                  distance: hits[i].distance,
+                                  anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil)
         }
         let placed = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
-            .layout(candidates, sizing: sizing)
-        return hits.indices.map { i in
+            .layout(candidates, sizing: sizing, memory: &memory, time: time)
+        var annotations = hits.indices.map { i in
             FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,
                             anchor: candidates[i].anchor, box: placed[i].box,
                             stackLevel: placed[i].stackLevel, visible: placed[i].visible)
         }
+        // Off-screen indicators for the nearest POIs whose anchor is not on the image.
+        var given = 0
+        var indicators: [Point2] = []
+        for i in annotations.indices where given < options.offscreenIndicators {
+            if let maxDistance = layoutOptions.maxDistance, hits[i].distance > maxDistance { break }
+            if let a = candidates[i].anchor, a.x >= 0, a.x <= Double(camera.width), a.y >= 0, a.y <= Double(camera.height) { continue }
+            var mark = indicator(toward: cameraPoints[i], projection: projection)
+            // Indicators on the same stretch of edge are spread apart so their texts do not
+            // cover each other: along the edge, nearer ones keep their place.
+            let spacing = options.indicatorSpacing * scale
+            var tries = 0
+            while tries < 8, let clash = indicators.first(where: { abs($0.x - mark.position.x) < spacing * 4 && abs($0.y - mark.position.y) < spacing }) {
+                mark.position.y = min(Double(camera.height) - spacing, max(spacing, clash.y + (clash.y + spacing < Double(camera.height) - spacing ? spacing : -spacing)))
+                tries += 1
+            }
+            indicators.append(mark.position)
+            annotations[i].offscreen = mark
+            given += 1
+        }
+        return annotations
+    }
+
+    func label(_ poi: POI) -> String { poi.name.isEmpty ? poi.category : poi.name }
+
+    /// The ENU offset as seen through standard refraction: raised by k·d²/(2R).
+    func apparentENU(_ v: Vector3) -> Vector3 {
+        guard options.refractionCoefficient != 0 else { return v }
+        let d2 = v.x * v.x + v.y * v.y
+        return Vector3(v.x, v.y, v.z + options.refractionCoefficient * d2 / (2 * meanEarthRadius))
+    }
+
+    /// Where the ray from the principal point toward the POI meets the image border, inset.
+    /// The ray's direction is the POI's angles off the optical axis, horizontal (X against Z)
+    /// and vertical (Y against the horizontal distance): a POI behind points left or right,
+    /// the shorter way to turn to it.
+    func indicator(toward c: Vector3, projection: CameraProjection) -> OffscreenIndicator {
+        var dx = atan2(c.x, c.z)
+        let dy = atan2(c.y, (c.x * c.x + c.z * c.z).squareRoot())
+        if abs(dx) < 1e-9 && abs(dy) < 1e-9 { dx = 1 }  // on the axis (not off-screen): right
+        if c.z <= 0 && abs(c.x) < 1e-9 { dx = .pi }  // straight behind: turn right
+        let inset = options.indicatorInset * scale
+        let halfW = max(1, min(camera.cx, Double(camera.width) - camera.cx) - inset)
+        let halfH = max(1, min(camera.cy, Double(camera.height) - camera.cy) - inset)
+        let t = min(abs(dx) > 0 ? halfW / abs(dx) : .infinity, abs(dy) > 0 ? halfH / abs(dy) : .infinity)
+        return OffscreenIndicator(position: Point2(camera.cx + dx * t, camera.cy + dy * t),
+                                  angleDeg: wrap360(degrees(atan2(dy, dx))))
     }
 }

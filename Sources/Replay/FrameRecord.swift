@@ -12,6 +12,14 @@ public struct FrameAnnotation: Sendable, Equatable {
     public var box: Rect?
     public var stackLevel: Int
     public var visible: Bool
+    /// Set for the nearest POIs outside the view: the edge arrow pointing to them.
+    public var offscreen: OffscreenIndicator?
+
+    public init(poi: POI, distance: Double, bearing: Double, anchor: Point2?, box: Rect?, stackLevel: Int,
+                visible: Bool, offscreen: OffscreenIndicator? = nil) {
+        self.poi = poi; self.distance = distance; self.bearing = bearing; self.anchor = anchor; self.box = box
+        self.stackLevel = stackLevel; self.visible = visible; self.offscreen = offscreen
+    }
 }
 
 /// One rendered frame: the manifest line and everything needed to draw it.
@@ -92,6 +100,12 @@ public struct FrameRecord: Sendable {
             }
             w.int("stack_level", a.stackLevel)
             w.bool("visible", a.visible)
+            if let o = a.offscreen {
+                w.beginObject("offscreen")
+                w.number("x", o.position.x, decimals: 3); w.number("y", o.position.y, decimals: 3)
+                w.number("angle_deg", o.angleDeg, decimals: 3)
+                w.endObject()
+            }
             w.endObject()
         }
         w.endArray()

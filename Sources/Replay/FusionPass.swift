@@ -22,6 +22,21 @@ public struct FusionResult: Sendable {
     public var lastTime: Double?
 }
 
+extension FusionPass {
+    /// The metadata key of the magnetometer's known hard-iron offset, µT: `x, y, z`.
+    public static let hardIronKey = "mag_hard_iron_ut"
+
+    /// `# mag_hard_iron_ut: x, y, z` (µT), the offset to subtract from the mag samples before
+    /// the filter's own estimate refines it; nil when the log has none.
+    public static func hardIronSeed(_ metadata: LogMetadata, path: String) throws -> Vector3? {
+        guard let text = metadata[hardIronKey] else { return nil }
+        guard let v = ComplementaryFilterParams.parseHardIron(text) else {
+            throw InputError(file: path, field: hardIronKey, "expected three numbers in µT, \"x, y, z\", found \"\(text)\"")
+        }
+        return v
+    }
+}
+
 /// Streams a log once through the complementary filter. Memory stays bounded by the reorder
 /// window plus one small record per frame and per GPS fix.
 public struct FusionPass {
@@ -30,19 +45,25 @@ public struct FusionPass {
     public var fps: Double?
     /// Called for each fused gyro sample once the filter is initialised (the pose CSV).
     public var onPose: ((Double, Pose) throws -> Void)?
+    /// Called after each gyro sample with the whole filter (its state, for tracing).
+    public var onFilter: ((Double, ComplementaryFilter) throws -> Void)?
     public var onNotice: ((String) -> Void)?
 
     public init(params: ComplementaryFilterParams = ComplementaryFilterParams(), fps: Double? = nil) {
         self.params = params; self.fps = fps
     }
 
-    public func run(_ reader: SensorLogReader) throws -> FusionResult {
+    public func run(_ reader: any LogSource) throws -> FusionResult {
         reader.onNotice = onNotice
+        var params = self.params
+        if params.magHardIronSeed == nil {
+            params.magHardIronSeed = try Self.hardIronSeed(reader.metadata, path: reader.path)
+        }
         var filter = ComplementaryFilter(params: params)
         var frames: [FrameEvent] = []
         var waiting: [(time: Double, line: Int?, still: String?)] = []  // frames before the filter is ready
         var track = GPSTrack()
-        var counts: [String: Int] = [:]
+        var gyroCount = 0, accelCount = 0, magCount = 0, gpsCount = 0, frameCount = 0  // per sensor
         var firstTime: Double?, lastTime: Double?
         var hasFrameRows = false
         var nextSyntheticFrame: Double?
@@ -67,12 +88,19 @@ public struct FusionPass {
             if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
             lastTime = t
             emitSynthetic(before: t, inclusive: false)
-            counts[record.sample.sensorName, default: 0] += 1
+            switch record.sample {
+            case .gyro: gyroCount += 1
+            case .accel: accelCount += 1
+            case .mag: magCount += 1
+            case .gps: gpsCount += 1
+            case .frame: frameCount += 1
+            }
             let wasInitialized = filter.isInitialized
             switch record.sample {
             case .gyro(let time, let rate):
                 filter.updateGyro(rate, time: time)
                 if let onPose, let pose = filter.pose { try onPose(time, pose) }
+                if let onFilter { try onFilter(time, filter) }
             case .accel(let time, let force):
                 filter.updateAccel(force, time: time)
             case .mag(let time, let field):
@@ -97,10 +125,13 @@ public struct FusionPass {
         }
         if let lastTime { emitSynthetic(before: lastTime, inclusive: true) }
         if !waiting.isEmpty {
-            let missing = ["accel", "mag"].filter { counts[$0, default: 0] == 0 }
+            let missing = [("accel", accelCount), ("mag", magCount)].filter { $0.1 == 0 }.map(\.0)
             throw InputError(file: reader.path, line: waiting[0].line,
                              "cannot fuse a pose for the frames: the log has no \(missing.isEmpty ? "usable accel/mag" : missing.joined(separator: " or ")) samples")
         }
+        var counts: [String: Int] = [:]
+        for (name, n) in [("gyro", gyroCount), ("accel", accelCount), ("mag", magCount), ("gps", gpsCount), ("frame", frameCount)]
+        where n > 0 { counts[name] = n }
         return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
                             firstTime: firstTime, lastTime: lastTime)
     }

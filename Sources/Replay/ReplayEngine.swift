@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Fusion
 import Geodesy
+import PhoneImport
 import POIARCore
 import POIStore
 import Projection
@@ -17,6 +18,8 @@ public struct ReplayOptions: Sendable {
     public var categories: [String]?
     /// POI SOURCE; nil: the log's `# pois:` line.
     public var poiSource: String?
+    /// Language code: POI names from their `name:<language>` tag when they have one.
+    public var language: String?
     public var camera = CameraSetup()
     /// Search radius around the device, metres (default 1500, the original app's).
     public var radius = 1500.0
@@ -25,18 +28,35 @@ public struct ReplayOptions: Sendable {
     public var fps = 2.0
     public var jobs = 1
     public var magnetic = false
+    /// Date for the magnetic model (`--date`); nil: the log's start_utc, else today.
+    public var date: Date?
     public var fontPath: String?
     public var boldFontPath: String?
     public var pngCompressionLevel = 6
     public var filterParams = ComplementaryFilterParams()
+    /// Label layout (distance offset, stack cap, max distance, calm-over-time constants).
+    /// `maxVisible` above wins; lengths are at 720 px and scale with the image.
+    public var layout = LayoutOptions()
+    /// Refraction and off-screen indicators.
+    public var annotation = AnnotationOptions()
+    /// Keep labels calm from frame to frame (hysteresis and easing); off gives each frame the
+    /// plain stateless layout.
+    public var calm = true
 
     public init(logPath: String) { self.logPath = logPath }
+
+    /// The layout options with `maxVisible` and lengths in output pixels.
+    public func scaledLayout(_ scale: Double) -> LayoutOptions {
+        var l = layout.scaled(by: scale)
+        l.maxVisible = maxVisible
+        return l
+    }
 
     /// `Output/<log name without .csv/.csv.gz>`.
     public var resolvedOutputDir: URL {
         if let outputDir { return URL(fileURLWithPath: outputDir) }
         var name = URL(fileURLWithPath: logPath).lastPathComponent
-        for ext in [".gz", ".csv"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
+        for ext in [".zip", ".gz", ".csv"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
         return URL(fileURLWithPath: "Output").appendingPathComponent(name)
     }
 }
@@ -47,6 +67,8 @@ public struct ReplaySummary: Sendable {
     public var seconds: Double
     public var north: NorthReference
     public var rejectedFixes: Int
+    /// How calm the labels were (`--stats`).
+    public var stats: CalmStats.Summary
 }
 
 /// `poiar replay`: the whole pipeline, frame by frame.
@@ -70,7 +92,7 @@ public final class ReplayEngine {
         let start = Date()
         let logURL = URL(fileURLWithPath: options.logPath)
         let logFolder = logURL.deletingLastPathComponent()
-        let reader = try SensorLogReader(path: options.logPath)
+        let reader = try openLogSource(path: options.logPath)
         let metadata = reader.metadata
 
         guard options.jobs >= 1 else { throw InputError(file: "command line", field: "--jobs", "must be ≥ 1") }
@@ -95,10 +117,11 @@ public final class ReplayEngine {
 
 
         // Fusion pass.
-        let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic)
+        let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
+                                            date: options.date)
         notice("north: \(north.explanation)")
         var params = options.filterParams
-        params.declinationDeg = north.declinationDeg
+        north.apply(to: &params)
         var pass = FusionPass(params: params, fps: options.fps)
         pass.onNotice = notice
         let fused = try pass.run(reader)
@@ -134,8 +157,10 @@ public final class ReplayEngine {
         // Annotate, render and list the frames a chunk at a time, so memory does not grow with
         // the number of frames; the manifest goes to a temporary file renamed into place last,
         // so its presence means every frame is complete.
-        let annotator = FrameAnnotator(camera: camera, layoutOptions: LayoutOptions(maxVisible: options.maxVisible, leaderLength: 40 * style.scale),
-                                       sizing: style)
+        let annotator = FrameAnnotator(camera: camera, layoutOptions: options.scaledLayout(style.scale), sizing: style,
+                                       options: options.annotation, scale: style.scale)
+        var memory: LayoutMemory? = options.calm ? LayoutMemory() : nil
+        var stats = CalmStats()
         let outDir = options.resolvedOutputDir
         do {
             try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
@@ -150,11 +175,15 @@ public final class ReplayEngine {
             let records = try range.map { i -> FrameRecord in
                 let frame = fused.frames[i]
                 let location = fused.track.location(at: frame.time)!
-                let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories)
-                return FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
-                                   image: FrameRecord.imageName(index: i + 1), still: frame.still,
-                                   location: location, pose: frame.pose, camera: camera,
-                                   annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose))
+                let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
+                                        language: options.language)
+                let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                                         image: FrameRecord.imageName(index: i + 1), still: frame.still,
+                                         location: location, pose: frame.pose, camera: camera,
+                                         annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
+                                                                         memory: &memory, time: frame.time))
+                stats.add(record)
+                return record
             }
             try renderAll(records, stills: Array(stillURLs[range]), style: style, outDir: outDir, doneBefore: done, total: total)
             done += records.count
@@ -164,7 +193,7 @@ public final class ReplayEngine {
         removeStaleFrames(in: outDir, keeping: total)
 
         return ReplaySummary(frames: total, outputDir: outDir, seconds: Date().timeIntervalSince(start),
-                             north: north, rejectedFixes: fused.track.rejectedCount)
+                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary)
     }
 
     /// The still's URL, refusing paths that leave the stills folder and stills that are missing.
@@ -234,9 +263,14 @@ func drawing(for record: FrameRecord, background: FrameBackground) -> FrameDrawi
         return CardDrawing(box: box, anchor: a.anchor, name: a.poi.name.isEmpty ? a.poi.category : a.poi.name,
                            detail: formatDistance(a.distance), category: a.poi.category)
     }
+    let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
+        guard let o = a.offscreen else { return nil }
+        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: a.poi.name.isEmpty ? a.poi.category : a.poi.name,
+                                detail: formatDistance(a.distance), category: a.poi.category)
+    }
     let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
     return FrameDrawing(width: record.camera.width, height: record.camera.height, background: background,
-                        cards: cards, attribution: osm ? "© OpenStreetMap contributors" : nil)
+                        cards: cards, attribution: osm ? "© OpenStreetMap contributors" : nil, indicators: indicators)
 }
 
 /// Sky and ground split at the horizon implied by the pose: the image of the horizontal plane

@@ -8,11 +8,11 @@ import Rendering
 /// `replay` computes each of its frames.
 public enum SingleFrame {
     public static func record(location: GeoCoordinate, pose: Pose, camera: CameraIntrinsics, db: POIDatabase,
-                              categories: [String]?, radius: Double, maxVisible: Int, style: CardStyle,
+                              categories: [String]?, radius: Double, layout: LayoutOptions,
+                              annotation: AnnotationOptions = AnnotationOptions(), style: CardStyle,
                               image: String?, still: String?) throws -> FrameRecord {
-        let annotator = FrameAnnotator(camera: camera,
-                                       layoutOptions: LayoutOptions(maxVisible: maxVisible, leaderLength: 40 * style.scale),
-                                       sizing: style)
+        let annotator = FrameAnnotator(camera: camera, layoutOptions: layout.scaled(by: style.scale),
+                                       sizing: style, options: annotation, scale: style.scale)
         let hits = try db.query(near: location, radius: radius, categories: categories)
         return FrameRecord(index: 1, time: 0, logLine: nil, image: image ?? "", still: still,
                            location: GPSFix(time: 0, coordinate: location, horizontalAccuracy: nil),
@@ -20,9 +20,8 @@ public enum SingleFrame {
                            annotations: annotator.annotate(hits: hits, location: location, pose: pose))
     }
 
-    public static func render(_ record: FrameRecord, still: URL?, style: CardStyle, to url: URL) throws {
-        let background = try still.map { FrameBackground.still(try loadStill($0)) }
-            ?? syntheticBackground(camera: record.camera, pose: record.pose)
+    public static func render(_ record: FrameRecord, still: RasterImage?, style: CardStyle, to url: URL) throws {
+        let background = still.map { FrameBackground.still($0) } ?? syntheticBackground(camera: record.camera, pose: record.pose)
         try writePNG(try renderFrame(drawing(for: record, background: background), style: style), to: url)
     }
 }

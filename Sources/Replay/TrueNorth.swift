@@ -1,5 +1,7 @@
 import Foundation
+import Fusion
 import Geodesy
+import PhoneImport
 import POIARCore
 import SensorLog
 
@@ -9,6 +11,17 @@ public struct NorthReference: Sendable {
     public var declinationDeg: Double
     public var isTrueNorth: Bool
     public var explanation: String
+    /// WMM2025's total intensity (µT) and inclination (°, + down) at the first GPS fix: the
+    /// field the filter's disturbance check expects. nil without a fix.
+    public var expectedFieldUT: Double?
+    public var expectedDipDeg: Double?
+
+    /// Puts the declination and the expected field into the filter's parameters.
+    public func apply(to params: inout ComplementaryFilterParams) {
+        params.declinationDeg = declinationDeg
+        params.expectedFieldUT = expectedFieldUT
+        params.expectedDipDeg = expectedDipDeg
+    }
 }
 
 /// Chooses true or magnetic north for a log: true north (WMM2025 declination at the first
@@ -16,8 +29,8 @@ public struct NorthReference: Sendable {
 public enum TrueNorth {
     public static func reference(logPath: String, metadata: LogMetadata, magnetic: Bool,
                                  date: Date? = nil, now: Date = Date()) throws -> NorthReference {
-        if magnetic { return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)") }
         guard let fix = try firstFix(logPath: logPath) else {
+            if magnetic { return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)") }
             return NorthReference(declinationDeg: 0, isTrueNorth: false,
                                   explanation: "magnetic north: the log has no GPS fix to place the magnetic model")
         }
@@ -35,14 +48,53 @@ public enum TrueNorth {
         let field = model.field(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
                                 heightKm: (fix.coordinate.altitude ?? 0) / 1000, year: year)
         let d = field.declinationDeg
+        let intensity = field.total / 1000, dip = field.inclinationDeg
+        if magnetic {
+            return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)",
+                                  expectedFieldUT: intensity, expectedDipDeg: dip)
+        }
         return NorthReference(declinationDeg: d, isTrueNorth: true,
                               explanation: String(format: "true north: WMM2025 declination %+.2f° at %.5f, %.5f", d,
-                                                  fix.coordinate.latitude, fix.coordinate.longitude) + note)
+                                                  fix.coordinate.latitude, fix.coordinate.longitude) + note,
+                              expectedFieldUT: intensity, expectedDipDeg: dip)
     }
 
-    /// The first usable GPS fix of a log (a quick scan that stops at the first one).
+    /// Whether any line's sensor field (between its first and second comma) is `gps`.
+    static func hasGPSRow(logPath: String) throws -> Bool {
+        let lines = try LineReader(path: logPath)
+        let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
+        let gps = Array("gps".utf8)
+        while let line = try lines.nextLine() {
+            var utf8 = line.utf8[...]
+            guard let c1 = utf8.firstIndex(of: comma) else { continue }
+            utf8 = utf8[utf8.index(after: c1)...]
+            while let f = utf8.first, f == space || f == tab { utf8 = utf8.dropFirst() }
+            guard utf8.starts(with: gps) else { continue }
+            utf8 = utf8.dropFirst(gps.count)
+            while let f = utf8.first, f == space || f == tab { utf8 = utf8.dropFirst() }
+            if utf8.first == comma { return true }
+        }
+        return false
+    }
+
+    /// A `--date` value, YYYY-MM-DD, as midnight UTC; nil when malformed or not a real date.
+    public static func parseDate(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = DateComponents(year: y, month: m, day: d)
+        guard c.isValidDate(in: calendar), let date = calendar.date(from: c) else { return nil }
+        return date
+    }
+
+    /// The first usable GPS fix of a log (a quick scan that stops at the first one). For a
+    /// poiar-log/1 file, its lines are first only looked through for a `gps` row (no numbers
+    /// parsed), so a log without GPS is not parsed twice.
     static func firstFix(logPath: String) throws -> GPSFix? {
-        let reader = try SensorLogReader(path: logPath)
+        let reader = try openLogSource(path: logPath)
+        if reader is SensorLogReader, try !hasGPSRow(logPath: logPath) { return nil }
         while let r = try reader.nextRecord() {
             if case .gps(let fix) = r.sample, (fix.horizontalAccuracy ?? 0) <= GPSTrack.defaultMaxAccuracy { return fix }
         }

@@ -5,25 +5,25 @@ import POIARCore
 /// Reads a text file line by line in constant memory. Plain and gzip-compressed files are
 /// both read through zlib's gzread, which passes uncompressed input through unchanged.
 /// Line endings LF and CRLF; a UTF-8 byte-order mark at the start is dropped.
-final class LineReader {
-    let path: String
+package final class LineReader {
+    package let path: String
     private let file: gzFile
     private var buffer: [UInt8]
     private var start = 0, end = 0
     private var atEOF = false
-    private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
     /// A line longer than this is refused (a binary file or a corrupt log, not a CSV row).
     static let maxLineLength = 1 << 20
     /// True when the file is gzip-compressed (known after the first read).
     private(set) var isCompressed = false
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
             throw InputError(file: path, "no such file")
         }
-        if isDir.boolValue { throw InputError(file: path, "is a folder, expected a poiar-log/1 CSV file") }
+        if isDir.boolValue { throw InputError(file: path, "is a folder, expected a CSV file") }
         guard let f = gzopen(path, "rb") else {
             throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))")
         }
@@ -35,7 +35,7 @@ final class LineReader {
     deinit { gzclose(file) }
 
     /// The next line without its terminator, or nil at the end of the file.
-    func nextLine() throws -> String? {
+    package func nextLine() throws -> String? {
         while true {
             if let nl = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
                 var lineEnd = nl

@@ -1,12 +1,13 @@
 /// A binary min-heap.
-struct MinHeap<Element: Comparable> {
+package struct MinHeap<Element: Comparable> {
     private var items: [Element] = []
 
-    var isEmpty: Bool { items.isEmpty }
-    var count: Int { items.count }
-    var min: Element? { items.first }
+    package init() {}
+    package var isEmpty: Bool { items.isEmpty }
+    package var count: Int { items.count }
+    package var min: Element? { items.first }
 
-    mutating func insert(_ e: Element) {
+    package mutating func insert(_ e: Element) {
         items.append(e)
         var i = items.count - 1
         while i > 0 {
@@ -15,7 +16,7 @@ struct MinHeap<Element: Comparable> {
         }
     }
 
-    mutating func popMin() -> Element? {
+    package mutating func popMin() -> Element? {
         guard !items.isEmpty else { return nil }
         items.swapAt(0, items.count - 1)
         let top = items.removeLast()

@@ -4,7 +4,7 @@ import POIARCore
 /// instead of m/s², magnetic field in nT or gauss instead of µT, angular rate in °/s instead
 /// of rad/s. Single samples are checked against physical limits of phone sensors; the median
 /// magnitude of the first samples is checked against Earth's gravity and field.
-struct UnitPlausibility {
+package struct UnitPlausibility {
     /// Phone accelerometers saturate at 8–16 g (≈ 160 m/s²).
     static let maxAccel = 400.0
     /// Phone magnetometers saturate at ≈ 2000–4900 µT.
@@ -17,13 +17,15 @@ struct UnitPlausibility {
     private var magNorms: [Double] = []
     private var firstAccelLine = 0, firstMagLine = 0
 
-    mutating func check(gyro v: Vector3, fail: (String) -> InputError) throws {
+    package init() {}
+
+    package mutating func check(gyro v: Vector3, fail: (String) -> InputError) throws {
         if v.norm > UnitPlausibility.maxRate {
             throw fail("angular rate \(v.norm) is beyond any phone gyroscope: expected rad/s (is it °/s?)")
         }
     }
 
-    mutating func check(accel v: Vector3, line: Int, fail: (String) -> InputError) throws {
+    package mutating func check(accel v: Vector3, line: Int, fail: (String) -> InputError) throws {
         if v.norm > UnitPlausibility.maxAccel {
             throw fail("acceleration \(v.norm) is beyond any phone accelerometer: expected m/s²")
         }
@@ -34,7 +36,7 @@ struct UnitPlausibility {
         }
     }
 
-    mutating func check(mag v: Vector3, line: Int, fail: (String) -> InputError) throws {
+    package mutating func check(mag v: Vector3, line: Int, fail: (String) -> InputError) throws {
         if v.norm > UnitPlausibility.maxField {
             throw fail("magnetic field \(v.norm) is beyond any phone magnetometer: expected µT (is it nT?)")
         }
@@ -46,7 +48,7 @@ struct UnitPlausibility {
     }
 
     /// Judges short logs once the end is reached.
-    mutating func finish(path: String) throws {
+    package mutating func finish(path: String) throws {
         if accelNorms.count >= 20 && accelNorms.count < UnitPlausibility.sampleCount {
             try judgeAccel { InputError(file: path, line: firstAccelLine, field: "x", $0) }
         }

@@ -8,7 +8,8 @@ struct Poiar: ParsableCommand {
         abstract: "Points-of-interest augmented reality: replays phone sensor logs and renders POI labels over the camera view.",
         discussion: "Formats and commands: docs/formats.md and docs/commands.md.",
         version: "0.1.0",
-        subcommands: [ReplayCommand.self, PoseCommand.self, ProjectCommand.self, POIsCommand.self])
+        subcommands: [ReplayCommand.self, PoseCommand.self, ProjectCommand.self, POIsCommand.self,
+                      ConvertCommand.self, SimulateCommand.self, EvaluateCommand.self])
 }
 
 /// Runs a command body, printing any error as one plain line on stderr and exiting 1.

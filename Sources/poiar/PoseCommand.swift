@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Fusion
+import PhoneImport
 import Replay
 import SensorLog
 
@@ -9,7 +10,7 @@ struct PoseCommand: ParsableCommand {
         commandName: "pose",
         abstract: "Fuse a sensor log into poses: time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg (one row per gyro sample).")
 
-    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz).")
+    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording (Sensor Logger or phyphox export: folder or .zip).")
     var log: String
 
     @Option(help: "Output CSV (written atomically). Default: stdout.")
@@ -18,15 +19,42 @@ struct PoseCommand: ParsableCommand {
     @Flag(help: "Keep magnetic north even when the log has GPS fixes (default: true north from WMM2025).")
     var magnetic = false
 
+    @Option(help: "Date for the magnetic model, YYYY-MM-DD (for logs without start_utc; default: the log's start_utc, else today).")
+    var date: String?
+
+    @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
+    var filterParams: [String] = []
+
+    @Option(help: ArgumentHelp("Also write the filter's inner state per gyro sample to this CSV.", visibility: .hidden))
+    var trace: String?
+
+    @Option(name: .customLong("bench-filter"),
+            help: ArgumentHelp("Time N passes of the filter alone over the log held in memory; write no poses.", visibility: .hidden))
+    var benchFilter: Int?
+
+    func validate() throws {
+        if let benchFilter, benchFilter < 1 { throw ValidationError("--bench-filter: expected a number of passes ≥ 1, got \(benchFilter)") }
+        if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
+    }
+
     func run() throws {
         try reportingErrors {
-            let reader = try SensorLogReader(path: log)
-            let north = try TrueNorth.reference(logPath: log, metadata: reader.metadata, magnetic: magnetic)
+            let reader = try openLogSource(path: log)
+            let north = try TrueNorth.reference(logPath: log, metadata: reader.metadata, magnetic: magnetic,
+                                                date: date.flatMap(TrueNorth.parseDate))
             printNotice("north: \(north.explanation)")
             var params = ComplementaryFilterParams()
-            params.declinationDeg = north.declinationDeg
+            north.apply(to: &params)
+            for assignment in filterParams {
+                do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
+            }
+            if let benchFilter {
+                let samples = try FilterBenchmark.load(try openLogSource(path: log))
+                printNotice(FilterBenchmark.run(samples: samples, params: params, passes: benchFilter).report)
+                return
+            }
             try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) }, params: params,
-                               notice: { printNotice($0) })
+                               trace: trace.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
         }
     }
 }

@@ -47,6 +47,7 @@ struct ProjectCommand: ParsableCommand {
     var still: String?
     @Option(help: "Font file for regular text.")
     var font: String?
+    @OptionGroup var layout: LayoutArguments
 
     func validate() throws {
         _ = try location()
@@ -60,6 +61,7 @@ struct ProjectCommand: ParsableCommand {
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if still != nil && png == nil { throw ValidationError("--still needs --png") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
+        try layout.validate()
     }
 
     func location() throws -> GeoCoordinate {
@@ -93,19 +95,23 @@ struct ProjectCommand: ParsableCommand {
                 guard v[0] > 0, v[1] > 0 else { throw ValidationError("--intrinsics: focal lengths must be > 0") }
                 k = (v[0], v[1], v[2], v[3])
             }
+            let stillImage = try still.map { try loadStill(URL(fileURLWithPath: $0)) }
             let cam = try CameraSetup(cameraFile: camera, intrinsics: k, hfovDeg: hfov,
-                                      size: size.map { try parseSize($0, option: "--size") }).resolve()
+                                      size: size.map { try parseSize($0, option: "--size") })
+                .resolve(stillSize: stillImage.map { ($0.width, $0.height) })
             let categories = try filter.map { try POICategory.parseFilter($0) }
             let db = try openPOISource(URL(fileURLWithPath: pois)) { printNotice("\(pois): \($0)") }
             let style = try CardStyle(imageWidth: cam.width, imageHeight: cam.height, fontPath: font)
+            var layoutOptions = LayoutOptions(maxVisible: maxVisible)
+            var annotationOptions = AnnotationOptions()
+            try layout.apply(to: &layoutOptions, &annotationOptions, radius: radius)
             let record = try SingleFrame.record(location: location, pose: pose, camera: cam, db: db,
-                                                categories: categories, radius: radius, maxVisible: maxVisible,
-                                                style: style, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
+                                                categories: categories, radius: radius, layout: layoutOptions,
+                                                annotation: annotationOptions, style: style, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
                                                 still: still)
             print(record.jsonLine)
             if let png {
-                try SingleFrame.render(record, still: still.map { URL(fileURLWithPath: $0) }, style: style,
-                                       to: URL(fileURLWithPath: png))
+                try SingleFrame.render(record, still: stillImage, style: style, to: URL(fileURLWithPath: png))
             }
         }
     }

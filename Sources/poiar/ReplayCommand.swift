@@ -8,7 +8,7 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a sensor log: fuse the pose, place the POIs, write annotated PNG frames and frames.jsonl.")
 
-    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz).")
+    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording (Sensor Logger or phyphox export: folder or .zip).")
     var log: String
 
     @Option(help: "Categories to show, comma-separated (e.g. cafe,restaurant). Default: all.")
@@ -16,6 +16,8 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
     var pois: String?
+
+    @OptionGroup var poiFetch: ReplayFetchArguments
 
     @Option(help: "Output folder. Default: Output/<log name>/.")
     var out: String?
@@ -44,6 +46,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Keep magnetic north instead of true north.")
     var magnetic = false
 
+    @Option(help: "Date for the magnetic model, YYYY-MM-DD (for logs without start_utc; default: the log's start_utc, else today).")
+    var date: String?
+
     @Option(help: "Font file for the labels' regular text (default DejaVu Sans).")
     var font: String?
 
@@ -53,7 +58,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("png-level"), help: "PNG zlib compression level, 0–9.")
     var pngLevel: Int = 6
 
+    @OptionGroup var layout: LayoutArguments
+
+    @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no stacking hysteresis or easing).")
+    var noCalm = false
+
+    @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")
+    var stats = false
+
     func validate() throws {
+        if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
@@ -62,6 +76,7 @@ struct ReplayCommand: ParsableCommand {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
         if let size { _ = try parseSize(size, option: "--size") }
+        try layout.validate()
     }
 
     func run() throws {
@@ -69,16 +84,21 @@ struct ReplayCommand: ParsableCommand {
             var options = ReplayOptions(logPath: log)
             options.outputDir = out
             options.categories = try filter.map { try POICategory.parseFilter($0) }
-            options.poiSource = pois
+            options.poiSource = try poiFetch.run(log: log, pois: pois, radius: radius,
+                                                 categories: options.categories)
+            options.language = poiFetch.lang
             options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
             options.radius = radius
             options.maxVisible = maxVisible
             options.fps = fps
             options.jobs = jobs
             options.magnetic = magnetic
+            options.date = date.flatMap(TrueNorth.parseDate)
             options.fontPath = font
             options.boldFontPath = boldFont
             options.pngCompressionLevel = pngLevel
+            try layout.apply(to: &options.layout, &options.annotation, radius: radius)
+            options.calm = !noCalm
             let engine = ReplayEngine(options: options, notice: { printNotice($0) })
             if stderrIsTerminal {
                 let start = Date()
@@ -91,6 +111,7 @@ struct ReplayCommand: ParsableCommand {
                 }
             }
             let summary = try engine.run()
+            if stats { printNotice(summary.stats.description) }
             printNotice("wrote \(summary.frames) frames and frames.jsonl to \(summary.outputDir.path) in \(String(format: "%.2f", summary.seconds)) s")
         }
     }

@@ -81,3 +81,94 @@ let sampleLogs: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()  // main
     .appendingPathComponent("SampleLogs")
+
+/// A deterministic Gaussian source (SplitMix64 + Box–Muller), for sensor noise in tests.
+struct TestNoise {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func uniform() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return (Double(z >> 11) + 0.5) / Double(1 << 53)
+    }
+    mutating func gaussian() -> Double {
+        (-2 * log(uniform())).squareRoot() * cos(2 * .pi * uniform())
+    }
+    mutating func vector(_ sigma: Double) -> Vector3 {
+        sigma == 0 ? .zero : Vector3(gaussian(), gaussian(), gaussian()) * sigma
+    }
+}
+
+/// How simulated sensors are sampled: each sensor at its own rate, optionally with jittered
+/// times, noise, a gyro bias and a magnetometer hard-iron offset.
+struct SensorRig {
+    var gyroRate = 100.0, accelRate = 100.0, magRate = 100.0
+    /// Each sample time moves by up to ± this fraction of its period (deterministic).
+    var jitter = 0.0
+    var gyroBias = Vector3.zero
+    var hardIron = Vector3.zero
+    var gyroNoise = 0.0, accelNoise = 0.0, magNoise = 0.0
+    var seed: UInt64 = 1
+}
+
+/// Feeds a filter the sensors of a simulated motion, in time order (gyro, accel, mag at equal
+/// times). The gyro reads the mean body rate since its previous sample. `observe` is called
+/// after every gyro sample once the filter has a pose (as `poiar pose` writes rows).
+func run(_ filter: inout ComplementaryFilter, rig: SensorRig = SensorRig(), duration: Double, startTime: Double = 0,
+         truth: (Double) -> Quaternion,
+         field: (Double) -> Vector3 = { _ in fieldENU },
+         linearAcceleration: (Double) -> Vector3 = { _ in .zero },
+         observe: (Double, ComplementaryFilter) -> Void = { _, _ in }) {
+    var noise = TestNoise(seed: rig.seed)
+    func times(_ rate: Double, _ salt: Double) -> [Double] {
+        let n = Int((duration * rate).rounded())
+        return (0...n).map { k in
+            let j = rig.jitter == 0 || k == 0 ? 0 : rig.jitter * sin(Double(k) * 12.9898 + salt) / rate
+            return startTime + Double(k) / rate + j
+        }
+    }
+    // 0 gyro, 1 accel, 2 mag: merged by time, then by sensor.
+    var events = times(rig.gyroRate, 1).map { ($0, 0) } + times(rig.accelRate, 2).map { ($0, 1) }
+        + times(rig.magRate, 3).map { ($0, 2) }
+    events.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+    var previousGyro: (t: Double, q: Quaternion)?
+    for (t, sensor) in events {
+        let q = truth(t)
+        switch sensor {
+        case 0:
+            var omega = Vector3.zero
+            if let p = previousGyro { omega = rotationVector(p.q.conjugate * q) / (t - p.t) }
+            filter.updateGyro(omega + rig.gyroBias + noise.vector(rig.gyroNoise), time: t)
+            previousGyro = (t, q)
+            if filter.isInitialized { observe(t, filter) }
+        case 1:
+            filter.updateAccel(inDevice(q, gravityENU + linearAcceleration(t)) + noise.vector(rig.accelNoise), time: t)
+        default:
+            filter.updateMag(inDevice(q, field(t)) + rig.hardIron + noise.vector(rig.magNoise), time: t)
+        }
+    }
+}
+
+/// RMS of heading and inclination errors (degrees) over observations after `from` seconds.
+struct ErrorStats {
+    var headingSq = 0.0, inclinationSq = 0.0, n = 0
+    var worstHeading = 0.0, worstInclination = 0.0, worstTotal = 0.0
+    mutating func add(_ e: AttitudeError) {
+        headingSq += e.heading * e.heading; inclinationSq += e.inclination * e.inclination; n += 1
+        worstHeading = max(worstHeading, e.heading); worstInclination = max(worstInclination, e.inclination)
+        worstTotal = max(worstTotal, e.total)
+    }
+    var heading: Double { (headingSq / Double(max(n, 1))).squareRoot() }
+    var inclination: Double { (inclinationSq / Double(max(n, 1))).squareRoot() }
+}
+
+/// Parameters without the output prediction, so that `pose` is the attitude itself.
+func noPrediction(_ edit: (inout ComplementaryFilterParams) -> Void = { _ in }) -> ComplementaryFilterParams {
+    var p = ComplementaryFilterParams()
+    p.sensorDelay = 0
+    edit(&p)
+    return p
+}

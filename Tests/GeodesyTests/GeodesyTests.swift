@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import POIARCore
 @testable import Geodesy
@@ -83,3 +84,46 @@ private func dms(_ d: Double, _ m: Double, _ s: Double) -> Double {
 }
 
 private func hypot2(_ a: Double, _ b: Double) -> Double { (a * a + b * b).squareRoot() }
+
+/// ENU and the geodesic inverse are computed by unrelated methods (ECEF rotation vs Vincenty's
+/// series); for short baselines the horizontal ENU length must equal the geodesic distance
+/// (up to the chord/arc difference d³/(24R²) < 0.1 mm at 1 km) and the ENU azimuth the
+/// geodesic azimuth, at any latitude, in both hemispheres, across the antimeridian.
+@Suite struct ENUAgreementTests {
+    @Test(arguments: [
+        (0.0, 0.0), (45.0, 7.0), (-33.9, 151.2), (60.17, 24.94), (-77.85, 166.67), (89.5, 40.0), (-89.5, -120.0),
+        (10.0, 179.9995), (-45.0, -179.9995),
+    ])
+    func enuMatchesTheGeodesic(lat: Double, lon: Double) {
+        let origin = GeoCoordinate(latitude: lat, longitude: lon, altitude: 0)
+        let plane = LocalTangentPlane(origin: origin)
+        for (dLat, dLon) in [(0.005, 0.0), (0.0, 0.005), (-0.003, 0.004), (0.002, -0.006)] {
+            let p = GeoCoordinate(latitude: lat + dLat, longitude: wrap180(lon + dLon), altitude: 0)
+            let e = plane.enu(p)
+            let g = geodesicInverse(from: origin, to: p)
+            let horizontal = (e.x * e.x + e.y * e.y).squareRoot()
+            #expect(abs(horizontal - g.distance) < 0.002, "at \(lat), \(lon) → \(p)")
+            #expect(abs(wrap180(degrees(atan2(e.x, e.y)) - g.azimuthDeg)) < 0.001)
+            // The point lies on the ellipsoid below the tangent plane by ≈ d²/(2R).
+            #expect(abs(e.z + g.distance * g.distance / (2 * 6_371_000)) < 0.05)
+        }
+    }
+
+    @Test func atTheNorthPoleNorthPointsAlongTheOriginMeridian() {
+        // At the pole ENU takes the origin's longitude for its axes: a point 0.001° down the
+        // 0° meridian lies "south" of it, 111.694 m away (meridian arc per degree at 90°:
+        // a²/b·π/180 = 111 693.9 m).
+        let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: 90, longitude: 0, altitude: 0))
+        let e = plane.enu(GeoCoordinate(latitude: 89.999, longitude: 0, altitude: 0))
+        #expect(abs(e.y + 111.694) < 0.002)
+        #expect(abs(e.x) < 1e-6)
+    }
+
+    @Test func altitudeSitsOnTheUpAxisAtAnyLatitude() {
+        for lat in [-90.0, -45.0, 0.0, 30.0, 89.0] {
+            let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: lat, longitude: 100, altitude: 500))
+            let e = plane.enu(GeoCoordinate(latitude: lat, longitude: 100, altitude: 2500))
+            #expect(abs(e.z - 2000) < 1e-6 && abs(e.x) < 1e-6 && abs(e.y) < 1e-6)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import POIARCore
 import Testing
 @testable import POIStore
 
@@ -57,13 +58,67 @@ import Testing
         #expect(throws: POICategoryError.unknown("cafes")) { try POICategory.parseFilter("restaurant,Cafes") }
         let message = POICategoryError.unknown("cafes").description
         #expect(message == "unknown category \"cafes\" (known: \(POICategory.known.joined(separator: ", ")))")
-        #expect(message.hasPrefix("unknown category \"cafes\" (known: atm, attraction, bank, bar, cafe,"))
+        #expect(message.hasPrefix("unknown category \"cafes\" (known: atm, attraction, bank, bar, bicycle_rental, bus_station, cafe,"))
     }
 
     @Test func emptyFiltersAreErrors() {
         #expect(throws: POICategoryError.emptyFilter) { try POICategory.parseFilter("") }
         #expect(throws: POICategoryError.emptyFilter) { try POICategory.parseFilter(" , ") }
         #expect(throws: POICategoryError.emptyItem(filter: "cafe,,bar")) { try POICategory.parseFilter("cafe,,bar") }
+    }
+}
+
+@Suite struct MultiCategoryTests {
+    @Test func everyMatchingRuleAddsItsCategory() {
+        #expect(POICategory.categories(forTags: ["amenity": "cafe", "shop": "bakery"]) == ["cafe", "store"])
+        #expect(POICategory.categories(forTags: ["tourism": "museum", "shop": "gift"]) == ["store", "museum"])
+        #expect(POICategory.categories(forTags: ["amenity": "bank", "atm": "yes"]) == ["bank", "atm"])
+        #expect(POICategory.categories(forTags: ["shop": "supermarket"]) == ["store", "supermarket"])
+        #expect(POICategory.categories(forTags: ["amenity": "restaurant", "amenity:x": "bar"]) == ["restaurant"])
+        #expect(POICategory.categories(forTags: ["atm": "yes"]) == ["atm"])
+        #expect(POICategory.categories(forTags: ["amenity": "bench"]).isEmpty)
+        #expect(POICategory.categories(forTags: ["tourism": "hostel"]) == ["hotel"])
+        #expect(POICategory.categories(forTags: ["leisure": "garden"]).isEmpty)
+    }
+
+    @Test func googleTypesInGooglesOrder() {
+        #expect(POICategory.categories(forGoogleTypes: ["cafe", "food", "point_of_interest", "store", "establishment"]) == ["cafe", "store"])
+        #expect(POICategory.categories(forGoogleTypes: ["bakery", "cafe"]) == ["store", "cafe"])
+        #expect(POICategory.categories(forGoogleTypes: ["lodging", "point_of_interest"]) == ["hotel"])
+        #expect(POICategory.categories(forGoogleTypes: ["point_of_interest", "establishment"]).isEmpty)
+        #expect(POICategory.googleType(for: "store") == "store")
+        #expect(POICategory.googleType(for: "hotel") == "lodging")
+        #expect(POICategory.googleType(for: "kindergarten") == nil)
+        for c in ["atm", "cafe", "park", "parking", "restaurant", "school", "store", "university"] {
+            #expect(POICategory.googleType(for: c) != nil, "\(c)")
+            #expect(!POICategory.osmRules(for: c).isEmpty, "\(c)")
+        }
+    }
+
+    @Test func filtersMatchAnyCategoryAndTheManifestKeepsThePrimary() throws {
+        let db = try POIDatabase()
+        let teemaa = POI(id: "t", name: "Teemaa", category: "cafe", coordinate: GeoCoordinate(latitude: 60, longitude: 25),
+                         categories: ["cafe", "store"])
+        try db.upsert([teemaa, makePOI("s", "store", lat: 60.0001, lon: 25)], source: "t")
+        let center = GeoCoordinate(latitude: 60, longitude: 25)
+        #expect(try db.query(near: center, radius: 100, categories: ["cafe"]).map(\.poi.id) == ["t"])
+        #expect(try db.query(near: center, radius: 100, categories: ["store"]).map(\.poi.id) == ["t", "s"])
+        // Found once even when both of its categories are asked for.
+        let both = try db.query(near: center, radius: 100, categories: ["store", "cafe"])
+        #expect(both.map(\.poi.id) == ["t", "s"])
+        #expect(both[0].poi.category == "cafe" && both[0].poi.categories == ["cafe", "store"])
+        #expect(try db.query(near: center, radius: 100).count == 2)
+        #expect(try db.count(category: "store") == 2)
+        #expect(try db.count(category: "cafe") == 1)
+        let counts = try db.categoryCounts()
+        #expect(counts.map(\.name) == ["cafe", "store"])
+        #expect(counts.map(\.count) == [1, 2])
+        #expect(counts.map(\.primary) == [1, 1])
+        // Changing a POI's categories moves its index entries.
+        try db.upsert([POI(id: "t", name: "Teemaa", category: "bar", coordinate: GeoCoordinate(latitude: 60, longitude: 25))], source: "t")
+        #expect(try db.query(near: center, radius: 100, categories: ["cafe"]).isEmpty)
+        #expect(try db.query(near: center, radius: 100, categories: ["bar"]).map(\.poi.id) == ["t"])
+        #expect(try db.query(near: center, radius: 100, categories: ["store"]).map(\.poi.id) == ["s"])
     }
 }
 
@@ -78,6 +133,12 @@ import Testing
             #expect(text.contains("| `\(rule.category)` |"), "\(rule.category)")
             #expect(text.contains("`\(rule.key)=\(rule.value ?? "*")`"), "\(rule)")
         }
+        // The Google table: each category's row lists its types in the code's order.
+        for category in Set(POICategory.googleRules.map(\.category)) {
+            let types = POICategory.googleRules.filter { $0.category == category }.map { "`\($0.type)`" }
+            #expect(text.contains("| `\(category)` | \(types.joined(separator: ", ")) |"), "\(category)")
+        }
+        for name in POICategory.known { #expect(text.contains("`\(name)`"), "\(name)") }
         #expect(text.contains(POICategoryError.unknown("cafes").description))
     }
 }

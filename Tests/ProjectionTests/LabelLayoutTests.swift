@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import POIARCore
 @testable import Projection
@@ -95,5 +96,138 @@ struct SplitMix {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite struct LayoutOptionTests {
+    func candidate(_ id: String, _ distance: Double, _ x: Double, _ y: Double) -> LabelCandidate {
+        LabelCandidate(id: id, name: id, detail: "", distance: distance, anchor: Point2(x, y))
+    }
+
+    @Test func manualDistanceOffsetRaisesFartherLabels() {
+        var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        o.distanceOffset = .manual(threshold: 100, pixelsPerMetre: 0.2)
+        let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800)
+            .layout([candidate("near", 50, 200, 600), candidate("far", 600, 700, 600)], sizing: FixedSizing())
+        #expect(r[0].box!.y == 520)
+        #expect(r[1].box!.y == 520 - (600 - 100) * 0.2)
+        #expect(r.allSatisfy { $0.stackLevel == 0 })
+    }
+
+    @Test func automaticDistanceOffsetIsMonotonic() {
+        var o = LayoutOptions()
+        o.distanceOffset = .automatic(maxDistance: 1500, fraction: 0.25)
+        let layout = LabelLayout(options: o, imageWidth: 4000, imageHeight: 800)
+        let cs = (0..<5).map { candidate("p\($0)", Double($0) * 300, Double($0) * 800 + 100, 700) }
+        let ys = layout.layout(cs, sizing: FixedSizing()).map { $0.box!.y }
+        #expect(ys == ys.sorted(by: >))
+        #expect(abs((ys[0] - ys[4]) - 0.25 * 800 * 1200 / 1500) < 1e-9)
+    }
+
+    @Test func maxStackHidesTheFartherLabel() {
+        var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        o.maxStackLevel = 1
+        let cs = (0..<3).map { candidate("p\($0)", Double($0 + 1), 500, 600) }
+        let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800).layout(cs, sizing: FixedSizing())
+        #expect(r.map(\.visible) == [true, true, false])
+        #expect(r[2].stackLevel == 2)
+    }
+
+    @Test func maxDistanceDropsFarLabels() {
+        var o = LayoutOptions()
+        o.maxDistance = 100
+        let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800)
+            .layout([candidate("a", 50, 200, 600), candidate("b", 150, 700, 600)], sizing: FixedSizing())
+        #expect(r.map(\.visible) == [true, false])
+    }
+
+    /// Two labels at almost the same distance whose distances keep crossing: without memory
+    /// they swap stack levels every frame; with it they keep their order.
+    @Test func orderHysteresisStopsStackSwaps() {
+        let layout = LabelLayout(options: LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40), imageWidth: 1000, imageHeight: 800)
+        var memory: LayoutMemory? = LayoutMemory()
+        var swapsWithout = 0, swapsWith = 0
+        var lastWithout: Int?, lastWith: Int?
+        for k in 0..<20 {
+            let wobble = k % 2 == 0 ? 3.0 : -3.0
+            let cs = [candidate("a", 200 + wobble, 500, 600), candidate("b", 200 - wobble, 520, 600)]
+            let plain = layout.layout(cs, sizing: FixedSizing())
+            let calm = layout.layout(cs, sizing: FixedSizing(), memory: &memory, time: Double(k) * 0.5)
+            if let l = lastWithout, l != plain[0].stackLevel { swapsWithout += 1 }
+            if let l = lastWith, l != calm[0].stackLevel { swapsWith += 1 }
+            lastWithout = plain[0].stackLevel; lastWith = calm[0].stackLevel
+        }
+        #expect(swapsWithout == 19)
+        #expect(swapsWith == 0)
+    }
+
+    /// An anchor jittering at the edge of an overlap: the stacked label stays stacked.
+    @Test func stackHysteresisHoldsAnOverlapThatBarelyEnds() {
+        let layout = LabelLayout(options: LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40), imageWidth: 1000, imageHeight: 800)
+        var memory: LayoutMemory? = LayoutMemory()
+        var levels: [Int] = []
+        for k in 0..<10 {
+            // Boxes 100 wide: anchors 98…103 px apart overlap, or just miss.
+            let gap = k % 2 == 0 ? 98.0 : 103.0
+            let r = layout.layout([candidate("near", 10, 400, 600), candidate("far", 50, 400 + gap, 600)],
+                                  sizing: FixedSizing(), memory: &memory, time: Double(k) * 0.5)
+            levels.append(r[1].stackLevel)
+        }
+        #expect(levels.allSatisfy { $0 == 1 })
+    }
+
+    /// A label whose stack level changes glides there with the time constant (in seconds),
+    /// and never into another box.
+    @Test func levelChangesEaseWithATimeConstantInSeconds() {
+        var options = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        options.dropDelay = 0  // drop at once, to see the easing alone
+        let layout = LabelLayout(options: options, imageWidth: 1000, imageHeight: 800)
+        for dt in [0.05, 0.125] {
+            var memory: LayoutMemory? = LayoutMemory()
+            // Frame 0: "far" stacked over "near" (level 1, 45 px up). Then "near" leaves.
+            _ = layout.layout([candidate("near", 10, 400, 600), candidate("far", 50, 420, 600)], sizing: FixedSizing(), memory: &memory, time: 0)
+            var t = 0.0
+            var y = 0.0
+            while t < 0.25 - 1e-9 {
+                t += dt
+                y = layout.layout([candidate("far", 50, 420, 600)], sizing: FixedSizing(), memory: &memory, time: t)[0].box!.y
+            }
+            // After τ = 0.25 s, e⁻¹ of the 45 px lift remains, whatever the frame rate.
+            #expect(abs(y - (520 - 45 * exp(-1))) < 1e-6, "dt \(dt)")
+        }
+    }
+}
+
+@Suite struct DelayedDropTests {
+    /// The label under a stacked one leaves; the stacked one keeps its height for `dropDelay`
+    /// seconds, then drops (and eases down).
+    @Test func aLabelWaitsBeforeDropping() {
+        var options = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        options.dropDelay = 1
+        options.verticalSmoothingTau = 0
+        let layout = LabelLayout(options: options, imageWidth: 1000, imageHeight: 800)
+        var memory: LayoutMemory? = LayoutMemory()
+        let near = LabelCandidate(id: "near", name: "near", detail: "", distance: 10, anchor: Point2(400, 600))
+        let far = LabelCandidate(id: "far", name: "far", detail: "", distance: 50, anchor: Point2(420, 600))
+        _ = layout.layout([near, far], sizing: FixedSizing(), memory: &memory, time: 0)
+        var levels: [Int] = []
+        for k in 1...6 {
+            levels.append(layout.layout([far], sizing: FixedSizing(), memory: &memory, time: Double(k) * 0.25)[0].stackLevel)
+        }
+        // Held at level 1 while less than 1 s has passed since it could drop (0.25 … 1.0 s).
+        #expect(levels == [1, 1, 1, 1, 0, 0])
+    }
+
+    /// A stacked label whose lower neighbour moves under another stack does not rise with it
+    /// while its own place stays clear.
+    @Test func aLabelKeepsItsHeightWhileItsPlaceIsClear() {
+        let layout = LabelLayout(options: LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40), imageWidth: 1000, imageHeight: 800)
+        var memory: LayoutMemory? = LayoutMemory()
+        let a = LabelCandidate(id: "a", name: "a", detail: "", distance: 10, anchor: Point2(400, 600))
+        let b = LabelCandidate(id: "b", name: "b", detail: "", distance: 20, anchor: Point2(420, 600))
+        let first = layout.layout([a, b], sizing: FixedSizing(), memory: &memory, time: 0)
+        #expect(first[1].stackLevel == 1)
+        let second = layout.layout([a, b], sizing: FixedSizing(), memory: &memory, time: 0.5)
+        #expect(second[1].stackLevel == 1 && second[1].box == first[1].box)
     }
 }

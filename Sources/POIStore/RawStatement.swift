@@ -1,0 +1,73 @@
+import GRDB
+import GRDBSQLite
+
+/// A prepared SQLite statement used through the C API, for the two hot paths — bulk imports and
+/// the radius query's index scan — where GRDB's per-call argument and row boxing cost more than
+/// SQLite's own work. Used only inside a GRDB access block on the same connection.
+final class RawStatement {
+    private let handle: OpaquePointer
+    private let connection: OpaquePointer
+
+    /// SQLite's "copy the bytes now" destructor.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, _ sql: String) throws {
+        guard let connection = db.sqliteConnection else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "closed database") }
+        self.connection = connection
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v3(connection, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard code == SQLITE_OK, let statement else {
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)), sql: sql)
+        }
+        handle = statement
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    @inline(__always) func bind(_ index: Int32, _ value: Int64) {
+        sqlite3_bind_int64(handle, index, value)
+    }
+
+    @inline(__always) func bind(_ index: Int32, _ value: Double?) {
+        if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    @inline(__always) func bind(_ index: Int32, _ value: String?) {
+        guard var value else { sqlite3_bind_null(handle, index); return }
+        value.withUTF8 { bytes in
+            _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                  Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    @inline(__always) func step() throws -> Bool {
+        let code = sqlite3_step(handle)
+        if code == SQLITE_ROW { return true }
+        if code == SQLITE_DONE { return false }
+        throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
+    }
+
+    /// Runs a statement that returns no rows, then resets it.
+    @inline(__always) func run() throws {
+        defer { reset() }
+        _ = try step()
+    }
+
+    /// The row id of the last insert on this statement's connection.
+    var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(connection) }
+
+    @inline(__always) func reset() {
+        sqlite3_reset(handle)
+    }
+
+    @inline(__always) func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    @inline(__always) func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    @inline(__always) func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+    @inline(__always) func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+}

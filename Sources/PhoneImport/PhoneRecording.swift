@@ -1,0 +1,79 @@
+import Foundation
+import POIARCore
+import SensorLog
+
+/// A phone app's recording (a folder or a zip of per-sensor CSV files, from Sensor Logger or
+/// phyphox) read as one time-ordered stream of samples, as if it were a `poiar-log/1` log.
+/// Files are streamed and merged, so memory does not grow with the recording's length.
+public final class PhoneRecording: LogSource {
+    public enum App: String, Sendable { case sensorLogger = "Sensor Logger", phyphox }
+
+    public let path: String
+    public let metadata: LogMetadata
+    public let app: App
+    public var onNotice: ((String) -> Void)?
+    private let merged: MergedStreams
+    private var pending: [String] = []
+
+    /// Opens `path` (a folder or a zip archive). Notices found while opening (missing
+    /// sensors, skipped files) are kept and handed to `onNotice` on the first read.
+    public init(path: String) throws {
+        self.path = path
+        let container = try RecordingContainer(path: path)
+        var notes: [String] = []
+        let note: (String) -> Void = { notes.append($0) }
+        // Notices found while reading go through `onNotice` once it is set.
+        let box = NoticeBox()
+        let live: (String) -> Void = { box.send($0) }
+        let opened: (streams: [RecordStream], metadata: LogMetadata)
+        if SensorLoggerImport.recognises(container) {
+            app = .sensorLogger
+            opened = try SensorLoggerImport.open(container) { m in box.isLive ? live(m) : note(m) }
+        } else if PhyphoxImport.recognises(container) {
+            app = .phyphox
+            opened = try PhyphoxImport.open(container) { m in box.isLive ? live(m) : note(m) }
+        } else {
+            let csvs = container.files.filter { $0.lowercased().hasSuffix(".csv") }
+            throw InputError(file: path, csvs.isEmpty
+                ? "no CSV files: expected a poiar-log/1 log, or a Sensor Logger or phyphox export (a folder or zip of per-sensor CSV files)"
+                : "unknown recording layout (files: \(csvs.prefix(12).joined(separator: ", "))): expected a Sensor Logger export (Gyroscope.csv with time,seconds_elapsed,z,y,x) or a phyphox CSV export (\"Time (s)\", …)")
+        }
+        metadata = opened.metadata
+        merged = MergedStreams(opened.streams)
+        pending = notes
+        box.target = { [weak self] m in self?.onNotice?(m) }
+    }
+
+    public func nextRecord() throws -> LogRecord? {
+        if !pending.isEmpty {
+            for n in pending { onNotice?(n) }
+            pending.removeAll()
+        }
+        return try merged.next()
+    }
+
+    /// "YYYY-MM-DDTHH:MM:SSZ" for whole seconds since the Unix epoch.
+    static func isoSeconds(_ seconds: Int64) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime]
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+}
+
+/// Routes notices raised while streaming to the recording's `onNotice`.
+private final class NoticeBox {
+    var target: ((String) -> Void)?
+    var isLive: Bool { target != nil }
+    func send(_ m: String) { target?(m) }
+}
+
+/// Opens a recording for `replay`, `pose` and `convert`: a folder or a zip archive is a phone
+/// app's export (`PhoneRecording`); any other file is a `poiar-log/1` log (`.csv`/`.csv.gz`).
+public func openLogSource(path: String) throws -> LogSource {
+    var isDir: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
+        return try PhoneRecording(path: path)
+    }
+    return try SensorLogReader(path: path)
+}

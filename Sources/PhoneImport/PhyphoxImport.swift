@@ -1,0 +1,196 @@
+import Foundation
+import POIARCore
+import SensorLog
+
+/// phyphox (RWTH Aachen), its "CSV (zip)" export of an experiment: one CSV per export set,
+/// named after the set (`Accelerometer.csv`, `Gyroscope.csv`, `Magnetometer.csv`,
+/// `Location.csv`, `Linear Acceleration.csv`, or `Raw Data.csv` for a one-sensor
+/// experiment), with quoted headers such as `"Time (s)","Acceleration x (m/s^2)"`, numbers like
+/// `1.234567890E-1` and `NaN` padding; comma, tab or semicolon separated (the last with
+/// decimal commas). `meta/device.csv` ("property","value") names the device and
+/// `meta/time.csv` maps experiment time to system time (Unix seconds) at each START/PAUSE.
+///
+/// Units and frames (phyphox-android DataExport.java and its experiments; phyphox-ios
+/// ExperimentSensorInput.swift, which multiplies CoreMotion's g by −9.81 so both platforms
+/// agree): "Acceleration with g" is the specific force in m/s², +9.81 up at rest (Android's
+/// convention); "Linear Acceleration" has no gravity and cannot give the tilt; gyroscope
+/// rad/s; magnetic field µT; latitude/longitude °, height m (Android: above the WGS84
+/// ellipsoid; iOS: CoreLocation's altitude above sea level), horizontal accuracy m.
+enum PhyphoxImport {
+    enum Kind: String { case accel = "acceleration with g", linear = "linear acceleration", gyro = "gyroscope", mag = "magnetometer", location = "location" }
+
+    struct Classified {
+        var file: String
+        var kind: Kind
+        var table: CSVTable
+    }
+
+    static func recognises(_ container: RecordingContainer) -> Bool {
+        for f in container.files where f.lowercased().hasSuffix(".csv") && !f.hasPrefix("meta/") {
+            if let table = try? CSVTable(container.openLines(f)), table.columns.first?.lowercased().hasPrefix("time (") == true {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// What a phyphox file holds, from its column names (and its file name when the columns
+    /// are just "X (m/s^2)").
+    static func classify(_ file: String, _ table: CSVTable) -> Kind? {
+        let lower = table.columns.map { $0.lowercased() }
+        if lower.contains(where: { $0.hasPrefix("latitude") }) { return .location }
+        guard let x = xyzColumns(table)?.0 else { return nil }
+        let name = lower[x]
+        if name.contains("linear") { return .linear }
+        if name.contains("gyro") || name.contains("rotation") || name.contains("angular") { return .gyro }
+        if name.contains("magnetic") { return .mag }
+        if name.contains("acceleration") || name.contains("accelerometer") { return .accel }
+        switch unit(of: table.columns[x]) {
+        case "rad/s", "°/s", "deg/s": return .gyro
+        case "µt", "μt", "ut", "mt", "nt": return .mag
+        case "m/s^2", "m/s²":
+            return file.lowercased().contains("linear") ? .linear : .accel
+        default: return nil
+        }
+    }
+
+    /// The unit in parentheses at the end of a column name, lower-cased.
+    static func unit(of column: String) -> String {
+        guard let open = column.lastIndex(of: "("), let close = column.lastIndex(of: ")"), open < close else { return "" }
+        return column[column.index(after: open)..<close].trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    /// The x, y, z columns: names whose word before the unit is x, y or z.
+    static func xyzColumns(_ table: CSVTable) -> (Int, Int, Int)? {
+        func axis(_ c: String) -> String? {
+            var s = c.lowercased()
+            if let open = s.lastIndex(of: "(") { s = String(s[..<open]) }
+            return s.split(separator: " ").last.map(String.init)
+        }
+        let axes = table.columns.map(axis)
+        guard let x = axes.firstIndex(of: "x"), let y = axes.firstIndex(of: "y"), let z = axes.firstIndex(of: "z") else { return nil }
+        return (x, y, z)
+    }
+
+    static func open(_ container: RecordingContainer, notice: @escaping (String) -> Void) throws -> (streams: [RecordStream], metadata: LogMetadata) {
+        // meta/time.csv: the system time of experiment time 0 (from the first START).
+        var epochOfZero: Double?
+        if let timeFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/time.csv") }) {
+            let table = try CSVTable(container.openLines(timeFile))
+            let lower = table.columns.map { $0.lowercased() }
+            if let ev = lower.firstIndex(of: "event"), let et = lower.firstIndex(of: "experiment time"),
+               let st = lower.firstIndex(of: "system time") {
+                while let (fields, line) = try table.nextRow() {
+                    guard ev < fields.count, fields[ev].uppercased() == "START" else { continue }
+                    if let e = try table.number(fields, et, line: line), let s = try table.number(fields, st, line: line) {
+                        epochOfZero = s - e
+                    }
+                    break
+                }
+            }
+        }
+        // Time 0 of the log: the whole second at or before experiment time 0.
+        let originSeconds = epochOfZero.map { floor($0) }
+        let offset = epochOfZero.map { $0 - floor($0) } ?? 0
+
+        var device: [String: String] = [:]
+        if let deviceFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/device.csv") }) {
+            let table = try CSVTable(container.openLines(deviceFile))
+            while let (fields, _) = try table.nextRow() {
+                if fields.count >= 2 { device[fields[0]] = fields[1] }
+            }
+        }
+
+        var byKind: [Kind: Classified] = [:]
+        for f in container.files where f.lowercased().hasSuffix(".csv") && !f.lowercased().contains("meta/") {
+            let table = try CSVTable(container.openLines(f))
+            guard let kind = classify(f, table) else {
+                notice("\(container.display(f)): not a sensor phyphox poiar knows (columns \(table.columns.joined(separator: ", "))); skipped")
+                continue
+            }
+            if let already = byKind[kind] {
+                notice("\(container.display(f)): a second \(kind.rawValue) file; using \(already.file)")
+                continue
+            }
+            byKind[kind] = Classified(file: f, kind: kind, table: table)
+        }
+
+        guard let gyro = byKind[.gyro] else {
+            throw InputError(file: container.path, "a phyphox export without gyroscope data: record an experiment with the gyroscope (files: \(container.files.joined(separator: ", ")))")
+        }
+
+        func timeColumn(_ c: Classified) throws -> TimeColumn {
+            guard let t = c.table.column({ $0.lowercased().hasPrefix("time") }) else {
+                throw InputError(file: c.table.display, line: 1, "no \"Time (s)\" column (columns: \(c.table.columns.joined(separator: ", ")))")
+            }
+            let u = unit(of: c.table.columns[t])
+            guard u == "s" || u.isEmpty else {
+                throw InputError(file: c.table.display, line: 1, field: c.table.columns[t], "time in \"\(u)\"; expected seconds")
+            }
+            return .seconds(index: t, offset: offset)
+        }
+        func vectors(_ c: Classified) throws -> VectorFileStream {
+            guard let xyz = xyzColumns(c.table) else {
+                throw InputError(file: c.table.display, line: 1, "unknown column layout \"\(c.table.columns.joined(separator: ","))\"; expected x, y and z columns")
+            }
+            let u = unit(of: c.table.columns[xyz.0])
+            let scale: Double
+            switch (c.kind, u) {
+            case (.gyro, "rad/s"), (.gyro, ""): scale = 1
+            case (.gyro, "°/s"), (.gyro, "deg/s"): scale = Double.pi / 180
+            case (.accel, "m/s^2"), (.accel, "m/s²"), (.accel, ""), (.linear, _): scale = 1
+            case (.accel, "g"): scale = SensorLoggerImport.standardGravity
+            case (.mag, "µt"), (.mag, "μt"), (.mag, "ut"), (.mag, ""): scale = 1
+            case (.mag, "mt"): scale = 1000
+            case (.mag, "nt"): scale = 0.001
+            default:
+                throw InputError(file: c.table.display, line: 1, field: c.table.columns[xyz.0], "unit \"\(u)\" is not one poiar converts for \(c.kind.rawValue)")
+            }
+            return VectorFileStream(table: c.table, time: try timeColumn(c), xyz: xyz, scale: scale, notice: notice)
+        }
+
+        var streams: [RecordStream] = []
+        var used: [String] = []
+        let g = try vectors(gyro)
+        streams.append(SensorStream(.gyro, display: gyro.table.display, source: g.next))
+        used.append("gyro \(gyro.file)")
+        if let acc = byKind[.accel] {
+            let a = try vectors(acc)
+            streams.append(SensorStream(.accel, display: acc.table.display, source: a.next))
+            used.append("accel \(acc.file)")
+        } else if let lin = byKind[.linear] {
+            throw InputError(file: lin.table.display,
+                             "is phyphox's linear acceleration (without gravity), which cannot give the tilt: record \"Acceleration with g\" (the accelerometer) instead")
+        } else {
+            notice("\(container.path): no accelerometer data (\"Acceleration with g\"): the pose cannot be fused")
+        }
+        if let mag = byKind[.mag] {
+            let m = try vectors(mag)
+            streams.append(SensorStream(.mag, display: mag.table.display, source: m.next))
+            used.append("mag \(mag.file)")
+        } else {
+            notice("\(container.path): no magnetometer data: the heading cannot be fused")
+        }
+        if let loc = byKind[.location] {
+            let lower = loc.table.columns.map { $0.lowercased() }
+            guard let la = lower.firstIndex(where: { $0.hasPrefix("latitude") }),
+                  let lo = lower.firstIndex(where: { $0.hasPrefix("longitude") }) else {
+                throw InputError(file: loc.table.display, line: 1, "no latitude and longitude columns")
+            }
+            streams.append(LocationStream(table: loc.table, time: try timeColumn(loc), lat: la, lon: lo,
+                                          alt: lower.firstIndex(where: { $0.hasPrefix("height") || $0.hasPrefix("altitude") }),
+                                          accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") })))
+            used.append("gps \(loc.file)")
+        }
+
+        var meta = LogMetadata()
+        meta.entries.append(("format", SensorLogReader.formatName))
+        if let originSeconds { meta.entries.append(("start_utc", PhoneRecording.isoSeconds(Int64(originSeconds)))) }
+        else { notice("\(container.path): no meta/time.csv: the recording's date is unknown (no start_utc)") }
+        let name = [device["deviceBrand"] ?? device["deviceManufacturer"], device["deviceModel"]].compactMap { $0 }.joined(separator: " ")
+        meta.entries.append(("device", (name.isEmpty ? "unknown device" : name) + (device["version"].map { " (phyphox \($0))" } ?? " (phyphox)")))
+        meta.entries.append(("import_source", "phyphox export \(URL(fileURLWithPath: container.path).lastPathComponent)"))
+        meta.entries.append(("import_files", used.joined(separator: "; ")))
+        return (streams, meta)
+    }
+}

@@ -1,0 +1,279 @@
+import CZlib
+import Foundation
+import POIARCore
+
+/// Bytes read a chunk at a time: a plain file, or one entry of a zip archive.
+protocol ByteChunkSource: AnyObject {
+    /// The next chunk (never empty), or nil at the end.
+    func nextChunk() throws -> [UInt8]?
+}
+
+private let chunkSize = 1 << 16
+
+/// An open file read with `pread`, shared by the entries of one zip archive.
+final class RandomAccessFile {
+    let path: String
+    let size: UInt64
+    private let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))") }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else {
+            close(fd)
+            throw InputError(file: path, "cannot read: \(String(cString: strerror(errno)))")
+        }
+        size = UInt64(st.st_size)
+    }
+
+    deinit { close(fd) }
+
+    /// Exactly `count` bytes at `offset` (fewer only at the end of the file).
+    func read(at offset: UInt64, count: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = out.withUnsafeMutableBytes { b in
+                pread(fd, b.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(file: path, "read failed: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            done += n
+        }
+        if done < count { out.removeLast(count - done) }
+        return out
+    }
+}
+
+/// A whole plain file, a chunk at a time.
+final class FileChunkSource: ByteChunkSource {
+    private let file: RandomAccessFile
+    private var offset: UInt64 = 0
+
+    init(path: String) throws { file = try RandomAccessFile(path: path) }
+
+    func nextChunk() throws -> [UInt8]? {
+        guard offset < file.size else { return nil }
+        let chunk = try file.read(at: offset, count: Int(min(UInt64(chunkSize), file.size - offset)))
+        if chunk.isEmpty { return nil }
+        offset += UInt64(chunk.count)
+        return chunk
+    }
+}
+
+/// A minimal zip reader: the central directory (with ZIP64 sizes and offsets), and entries
+/// stored or deflated (raw inflate through zlib), checked against their CRC-32. Enough for
+/// the archives phones export; encrypted entries and other methods are refused.
+final class ZipArchive {
+    struct Entry {
+        var name: String
+        var method: UInt16
+        var flags: UInt16
+        var crc32: UInt32
+        var compressedSize: UInt64
+        var uncompressedSize: UInt64
+        var localHeaderOffset: UInt64
+        var isDirectory: Bool { name.hasSuffix("/") }
+    }
+
+    let path: String
+    let entries: [Entry]
+    private let file: RandomAccessFile
+
+    /// True when the file starts like a zip archive ("PK\u{3}\u{4}", or an empty archive).
+    static func looksLikeZip(path: String) -> Bool {
+        guard let h = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? h.close() }
+        let head = [UInt8]((try? h.read(upToCount: 4)) ?? Data())
+        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
+    }
+
+    init(path: String) throws {
+        self.path = path
+        file = try RandomAccessFile(path: path)
+        entries = try ZipArchive.readCentralDirectory(file)
+    }
+
+    private static func u16(_ b: [UInt8], _ i: Int) -> UInt16 { UInt16(b[i]) | UInt16(b[i + 1]) << 8 }
+    private static func u32(_ b: [UInt8], _ i: Int) -> UInt32 { UInt32(u16(b, i)) | UInt32(u16(b, i + 2)) << 16 }
+    private static func u64(_ b: [UInt8], _ i: Int) -> UInt64 { UInt64(u32(b, i)) | UInt64(u32(b, i + 4)) << 32 }
+
+    private static func readCentralDirectory(_ file: RandomAccessFile) throws -> [Entry] {
+        func corrupt(_ what: String) -> InputError { InputError(file: file.path, "not a readable zip archive: \(what)") }
+        // End of central directory: 22 bytes plus a comment of up to 65535 bytes, at the end.
+        let tailLength = Int(min(file.size, 22 + 65535))
+        guard tailLength >= 22 else { throw corrupt("too short") }
+        let tailStart = file.size - UInt64(tailLength)
+        let tail = try file.read(at: tailStart, count: tailLength)
+        var eocd = -1
+        var i = tail.count - 22
+        while i >= 0 {
+            if tail[i] == 0x50 && tail[i + 1] == 0x4B && tail[i + 2] == 0x05 && tail[i + 3] == 0x06 { eocd = i; break }
+            i -= 1
+        }
+        guard eocd >= 0 else { throw corrupt("no end-of-central-directory record") }
+        var count = UInt64(u16(tail, eocd + 10))
+        var cdSize = UInt64(u32(tail, eocd + 12))
+        var cdOffset = UInt64(u32(tail, eocd + 16))
+        if count == 0xFFFF || cdSize == 0xFFFF_FFFF || cdOffset == 0xFFFF_FFFF {
+            // ZIP64: the locator sits right before the end-of-central-directory record.
+            let locatorPos = tailStart + UInt64(eocd) - 20
+            let locator = try file.read(at: locatorPos, count: 20)
+            guard locator.count == 20, u32(locator, 0) == 0x0706_4B50 else { throw corrupt("no ZIP64 locator") }
+            let z = try file.read(at: u64(locator, 8), count: 56)
+            guard z.count == 56, u32(z, 0) == 0x0606_4B50 else { throw corrupt("no ZIP64 end-of-central-directory record") }
+            count = u64(z, 32); cdSize = u64(z, 40); cdOffset = u64(z, 48)
+        }
+        guard cdOffset + cdSize <= file.size, cdSize < 1 << 30 else { throw corrupt("central directory out of range") }
+        let cd = try file.read(at: cdOffset, count: Int(cdSize))
+        var entries: [Entry] = []
+        var p = 0
+        for _ in 0..<count {
+            guard p + 46 <= cd.count, u32(cd, p) == 0x0201_4B50 else { throw corrupt("bad central directory entry") }
+            let nameLength = Int(u16(cd, p + 28)), extraLength = Int(u16(cd, p + 30)), commentLength = Int(u16(cd, p + 32))
+            guard p + 46 + nameLength + extraLength + commentLength <= cd.count else { throw corrupt("bad central directory entry") }
+            let name = String(decoding: cd[(p + 46)..<(p + 46 + nameLength)], as: UTF8.self)
+            var entry = Entry(name: name, method: u16(cd, p + 10), flags: u16(cd, p + 8), crc32: u32(cd, p + 16),
+                              compressedSize: UInt64(u32(cd, p + 20)), uncompressedSize: UInt64(u32(cd, p + 24)),
+                              localHeaderOffset: UInt64(u32(cd, p + 42)))
+            // ZIP64 extra field: the 64-bit values of the fields that read 0xFFFFFFFF, in order.
+            var e = p + 46 + nameLength
+            let extraEnd = e + extraLength
+            while e + 4 <= extraEnd {
+                let id = u16(cd, e), size = Int(u16(cd, e + 2))
+                if id == 0x0001 {
+                    var q = e + 4
+                    if entry.uncompressedSize == 0xFFFF_FFFF, q + 8 <= e + 4 + size { entry.uncompressedSize = u64(cd, q); q += 8 }
+                    if entry.compressedSize == 0xFFFF_FFFF, q + 8 <= e + 4 + size { entry.compressedSize = u64(cd, q); q += 8 }
+                    if entry.localHeaderOffset == 0xFFFF_FFFF, q + 8 <= e + 4 + size { entry.localHeaderOffset = u64(cd, q) }
+                }
+                e += 4 + size
+            }
+            entries.append(entry)
+            p += 46 + nameLength + extraLength + commentLength
+        }
+        return entries
+    }
+
+    /// A reader of one entry's uncompressed bytes; the CRC-32 and size are checked at its end.
+    func open(_ entry: Entry) throws -> ByteChunkSource {
+        let display = "\(path)/\(entry.name)"
+        if entry.flags & 1 != 0 { throw InputError(file: display, "is encrypted: poiar cannot read encrypted zip entries") }
+        let header = try file.read(at: entry.localHeaderOffset, count: 30)
+        guard header.count == 30, ZipArchive.u32(header, 0) == 0x0403_4B50 else {
+            throw InputError(file: display, "not a readable zip entry: bad local header")
+        }
+        let dataStart = entry.localHeaderOffset + 30 + UInt64(ZipArchive.u16(header, 26)) + UInt64(ZipArchive.u16(header, 28))
+        guard dataStart + entry.compressedSize <= file.size else {
+            throw InputError(file: display, "the zip archive is truncated")
+        }
+        switch entry.method {
+        case 0: return try ZipEntrySource(file: file, entry: entry, dataStart: dataStart, display: display, inflating: false)
+        case 8: return try ZipEntrySource(file: file, entry: entry, dataStart: dataStart, display: display, inflating: true)
+        default:
+            throw InputError(file: display, "zip compression method \(entry.method) is not supported (only stored and deflate)")
+        }
+    }
+}
+
+/// One zip entry's bytes: stored ones copied, deflated ones inflated chunk by chunk.
+private final class ZipEntrySource: ByteChunkSource {
+    private let file: RandomAccessFile
+    private let entry: ZipArchive.Entry
+    private let display: String
+    private var offset: UInt64
+    private let end: UInt64
+    private var crc: UInt = 0
+    private var produced: UInt64 = 0
+    private var finished = false
+    private let stream: UnsafeMutablePointer<z_stream>?
+    private var input: [UInt8] = []
+
+    init(file: RandomAccessFile, entry: ZipArchive.Entry, dataStart: UInt64, display: String, inflating: Bool) throws {
+        self.file = file; self.entry = entry; self.display = display
+        offset = dataStart
+        end = dataStart + entry.compressedSize
+        crc = crc32(0, nil, 0)
+        if inflating {
+            let s = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+            s.initialize(to: z_stream())
+            // Raw deflate data (no zlib header): negative window bits.
+            guard inflateInit2_(s, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                s.deinitialize(count: 1); s.deallocate()
+                throw InputError(file: display, "cannot start zlib's inflate")
+            }
+            stream = s
+        } else {
+            stream = nil
+        }
+    }
+
+    deinit {
+        if let stream {
+            inflateEnd(stream)
+            stream.deinitialize(count: 1)
+            stream.deallocate()
+        }
+    }
+
+    private func readInput() throws -> [UInt8] {
+        guard offset < end else { return [] }
+        let chunk = try file.read(at: offset, count: Int(min(UInt64(chunkSize), end - offset)))
+        if chunk.isEmpty { throw InputError(file: display, "the zip archive is truncated") }
+        offset += UInt64(chunk.count)
+        return chunk
+    }
+
+    func nextChunk() throws -> [UInt8]? {
+        if finished { return nil }
+        var out: [UInt8]
+        if let stream {
+            out = [UInt8](repeating: 0, count: chunkSize)
+            var have = 0
+            while have == 0 {
+                if input.isEmpty {
+                    input = try readInput()
+                }
+                let inputCount = input.count
+                var status: Int32 = Z_OK
+                var consumed = 0
+                input.withUnsafeMutableBufferPointer { inb in
+                    out.withUnsafeMutableBufferPointer { outb in
+                        stream.pointee.next_in = inb.baseAddress
+                        stream.pointee.avail_in = UInt32(inputCount)
+                        stream.pointee.next_out = outb.baseAddress
+                        stream.pointee.avail_out = UInt32(chunkSize)
+                        status = inflate(stream, Z_NO_FLUSH)
+                        consumed = inputCount - Int(stream.pointee.avail_in)
+                        have = chunkSize - Int(stream.pointee.avail_out)
+                    }
+                }
+                input.removeFirst(consumed)
+                if status == Z_STREAM_END { finished = true; break }
+                if status == Z_BUF_ERROR && inputCount == 0 {
+                    throw InputError(file: display, "compressed data is truncated")
+                }
+                if status != Z_OK && status != Z_BUF_ERROR {
+                    throw InputError(file: display, "compressed data is corrupt (zlib error \(status))")
+                }
+            }
+            out.removeLast(chunkSize - have)
+        } else {
+            out = try readInput()
+            if offset >= end { finished = true }
+        }
+        produced += UInt64(out.count)
+        crc = out.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        if finished {
+            guard produced == entry.uncompressedSize, UInt32(truncatingIfNeeded: crc) == entry.crc32 else {
+                throw InputError(file: display, "damaged zip entry: its CRC-32 or size does not match")
+            }
+        }
+        return out.isEmpty ? (finished ? nil : try nextChunk()) : out
+    }
+}

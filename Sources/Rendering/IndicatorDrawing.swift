@@ -1,0 +1,64 @@
+import CCairo
+import Foundation
+import POIARCore
+
+/// An off-screen indicator: an arrow at the image edge pointing toward a POI that is in
+/// range but outside the view, with its name and distance beside it.
+public struct IndicatorDrawing: Sendable {
+    /// The arrow's tip, on the image (inset from the edge).
+    public var position: Point2
+    /// Direction the arrow points, degrees in image coordinates (0 = right, 90 = down).
+    public var angleDeg: Double
+    public var name: String
+    public var detail: String
+    public var category: String
+    public init(position: Point2, angleDeg: Double, name: String, detail: String, category: String) {
+        self.position = position; self.angleDeg = angleDeg; self.name = name; self.detail = detail; self.category = category
+    }
+}
+
+/// Arrow size and text pill of an indicator, at 720 px (scaled like the cards).
+enum IndicatorDesign {
+    static let arrowLength = 18.0
+    static let arrowHalfWidth = 10.0
+    static let gap = 6.0
+    static let paddingX = 7.0
+    static let paddingY = 4.0
+}
+
+func drawIndicator(_ indicator: IndicatorDrawing, style: CardStyle, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let s = style.scale
+    let angle = indicator.angleDeg * .pi / 180
+    let (dx, dy) = (cos(angle), sin(angle))
+    let tip = indicator.position
+    let length = IndicatorDesign.arrowLength * s, half = IndicatorDesign.arrowHalfWidth * s
+    let base = Point2(tip.x - dx * length, tip.y - dy * length)
+    let arrow = [tip, Point2(base.x - dy * half, base.y + dx * half), Point2(base.x + dy * half, base.y - dx * half)]
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    canvas.polygon(arrow)
+    canvas.setColour(CategoryPalette.colour(for: indicator.category))
+    cairo_fill_preserve(cr)
+    canvas.setColour(RGBA8(r: 255, g: 255, b: 255), alpha: 0.95)
+    cairo_set_line_width(cr, 1.5 * s)
+    cairo_stroke(cr)
+
+    // The text pill sits behind the arrow (toward the image's inside), kept on the image.
+    let font = style.detailFont
+    let text = indicator.detail.isEmpty ? indicator.name : "\(indicator.name) · \(indicator.detail)"
+    let (shown, textWidth) = ellipsised(text, font: font, maxWidth: style.maxTextWidth)
+    let w = textWidth + 2 * IndicatorDesign.paddingX * s
+    let h = font.ascent + font.descent + 2 * IndicatorDesign.paddingY * s
+    let reach = length + IndicatorDesign.gap * s + (abs(dx) * w + abs(dy) * h) / 2
+    var centre = Point2(tip.x - dx * reach, tip.y - dy * reach)
+    centre.x = min(max(centre.x, w / 2 + 2 * s), Double(canvas.width) - w / 2 - 2 * s)
+    centre.y = min(max(centre.y, h / 2 + 2 * s), Double(canvas.height) - h / 2 - 2 * s)
+    let pill = Rect(x: (centre.x - w / 2).rounded(), y: (centre.y - h / 2).rounded(), width: w.rounded(.up), height: h.rounded(.up))
+    canvas.roundedRectangle(pill, radius: h / 2)
+    canvas.setColour(RGBA8(r: 0x20, g: 0x21, b: 0x24), alpha: 0.72)
+    cairo_fill(cr)
+    canvas.setColour(RGBA8(r: 255, g: 255, b: 255))
+    canvas.text(shown, font: font, x: pill.x + IndicatorDesign.paddingX * s, y: pill.y + IndicatorDesign.paddingY * s + font.ascent)
+}

@@ -1,0 +1,59 @@
+import Foundation
+import POIARCore
+
+/// Anything that yields a recording as time-ordered samples plus `poiar-log/1` metadata: a
+/// `poiar-log/1` file (`SensorLogReader`) or an imported phone-app recording (the
+/// `PhoneImport` module). The fusion pass, `pose`, `replay` and `convert` read through it.
+public protocol LogSource: AnyObject {
+    /// The recording as the user named it (a file, a folder or a zip), for messages.
+    var path: String { get }
+    /// `# key: value` metadata (for imports: what the recording tells, e.g. `start_utc`).
+    var metadata: LogMetadata { get }
+    /// Called for notices met while reading (unknown sensors, skipped files, …).
+    var onNotice: ((String) -> Void)? { get set }
+    /// The next sample in time order, or nil at the end. Errors are `InputError`s naming the
+    /// file (inside a folder or zip: `rec.zip/Gyroscope.csv`) and line.
+    func nextRecord() throws -> LogRecord?
+}
+
+extension SensorLogReader: LogSource {}
+
+/// Writing `poiar-log/1`: the metadata lines, the header and one row per sample, with fixed
+/// number formats (used by `poiar convert` and `poiar simulate`).
+public enum SensorLogFormat {
+    /// `# key: value` lines (with `# format: poiar-log/1` first when missing) and the header.
+    public static func headerLines(_ metadata: LogMetadata) -> [String] {
+        var lines: [String] = []
+        if metadata.format == nil { lines.append("# format: \(SensorLogReader.formatName)") }
+        for (key, value) in metadata.entries {
+            let v = value.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+            lines.append("# \(key): \(v)")
+        }
+        lines.append(SensorLogReader.header)
+        return lines
+    }
+
+    /// One row: time with 6 decimals (µs); rates, forces and fields with 6; latitude and
+    /// longitude with 8 (≈ 1 mm); altitude and accuracy with 3.
+    public static func row(_ sample: SensorSample) -> String {
+        func f(_ v: Double, _ decimals: Int) -> String {
+            var s = String(format: "%.\(decimals)f", v)
+            if s.hasPrefix("-"), Double(s) == 0 { s.removeFirst() }  // no "-0.000000"
+            return s
+        }
+        func v3(_ t: Double, _ name: String, _ v: Vector3, _ d: Int) -> String {
+            "\(f(t, 6)),\(name),\(f(v.x, d)),\(f(v.y, d)),\(f(v.z, d)),"
+        }
+        switch sample {
+        case .gyro(let t, let r): return v3(t, "gyro", r, 6)
+        case .accel(let t, let a): return v3(t, "accel", a, 6)
+        case .mag(let t, let m): return v3(t, "mag", m, 6)
+        case .gps(let fix):
+            let c = fix.coordinate
+            return "\(f(fix.time, 6)),gps,\(f(c.latitude, 8)),\(f(c.longitude, 8)),"
+                + "\(c.altitude.map { f($0, 3) } ?? ""),\(fix.horizontalAccuracy.map { f($0, 3) } ?? "")"
+        case .frame(let t, let still):
+            return "\(f(t, 6)),frame,\(still ?? ""),,,"
+        }
+    }
+}

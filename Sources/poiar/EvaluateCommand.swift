@@ -1,0 +1,66 @@
+import ArgumentParser
+import Evaluation
+import Foundation
+import Fusion
+import PhoneImport
+import Replay
+
+struct EvaluateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "evaluate",
+        abstract: "Score poses against a truth: heading, inclination and total RMSE in degrees (as pose_eval.py score).",
+        discussion: "Give --poses P (a pose CSV), or LOG to fuse it first. Exit status 3 when fewer than --min-coverage of the truth's rows have a pose.")
+
+    @Argument(help: "A sensor log (or phone recording) to fuse, instead of --poses.")
+    var log: String?
+
+    @Option(help: "The truth: time,qw,qx,qy,qz[,movement] (plain or .gz).")
+    var truth: String
+
+    @Option(help: "A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`.")
+    var poses: String?
+
+    @Flag(help: "When fusing LOG: keep magnetic north (default: true north from WMM2025).")
+    var magnetic = false
+
+    @Flag(help: "Print one JSON object instead of the text report.")
+    var json = false
+
+    @Option(name: .customLong("min-coverage"), help: "Exit status 3 when fewer than this fraction of the truth's scored rows have a pose.")
+    var minCoverage: Double = 0.99
+
+    func validate() throws {
+        if (log == nil) == (poses == nil) { throw ValidationError("give LOG (to fuse) or --poses FILE, one of them") }
+        if !(minCoverage >= 0 && minCoverage <= 1) { throw ValidationError("--min-coverage: expected 0…1, got \(minCoverage)") }
+    }
+
+    func run() throws {
+        var coverageShort = false
+        try reportingErrors {
+            let truthSeries = try PoseSeries.read(path: truth, movementColumn: true)
+            let estimates: PoseSeries
+            if let poses {
+                estimates = try PoseSeries.read(path: poses, movementColumn: false)
+            } else {
+                let source = try openLogSource(path: log!)
+                let north = try TrueNorth.reference(logPath: log!, metadata: source.metadata, magnetic: magnetic)
+                printNotice("north: \(north.explanation)")
+                var params = ComplementaryFilterParams()
+                params.declinationDeg = north.declinationDeg
+                var pass = FusionPass(params: params)
+                pass.onNotice = { printNotice($0) }
+                var series = PoseSeries()
+                pass.onPose = { t, pose in series.append(time: t, pose.orientation) }
+                _ = try pass.run(source)
+                estimates = series
+            }
+            let score = PoseScore.score(truth: truthSeries, poses: estimates)
+            print(json ? score.json : score.report)
+            if score.coverage < minCoverage {
+                printNotice("only \(score.matched) of \(score.movementSamples) scored truth rows have a pose within half a truth sample period")
+                coverageShort = true
+            }
+        }
+        if coverageShort { throw ExitCode(3) }
+    }
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The fusion benchmark in one run (docs/fusion-performance.md):
+#   1. accuracy on the BROAD trials: poiar pose against pose_eval.py's reference filters
+#      (VQF, VQF offline, Madgwick, Mahony), heading and inclination RMSE per trial and mean;
+#   2. the filter's own throughput: `poiar pose LOG --bench-filter N` (the log in memory);
+#   3. `poiar pose` end to end against pose_eval.py's VQF pipeline on the same file.
+#   benchmarks/fusion.sh [--dir DIR] [--log LOG] [--passes N] [--runs N] [--no-table]
+# Needs a release build (swift build -c release --product poiar), python3 with numpy, and the
+# Python package vqf (pip install vqf) for the VQF columns.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+dir="$here/../shared/data/broad"
+poiar="$here/.build/release/poiar"
+eval_py="${POSE_EVAL:-$here/../shared/tools/pose_eval.py}"
+log=""
+passes=50
+runs=5
+table=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --dir) dir="$2"; shift 2;;
+    --log) log="$2"; shift 2;;
+    --passes) passes="$2"; shift 2;;
+    --runs) runs="$2"; shift 2;;
+    --no-table) table=0; shift;;
+    *) echo "unknown option $1" >&2; exit 2;;
+  esac
+done
+[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+[ -n "$log" ] || log="$dir/02_undisturbed_slow_rotation_B.csv.gz"
+
+if [ "$table" = 1 ]; then
+  echo "## Accuracy on $(basename "$dir") (RMSE in degrees over movement samples)"
+  echo
+  python3 "$eval_py" table --dir "$dir" --methods vqf,vqf-offline,madgwick,mahony \
+    --poses-cmd "$poiar pose {log} --out {out}"
+  echo
+fi
+
+echo "## Throughput of the filter alone ($(basename "$log"), in memory, best of $passes passes, one core)"
+echo
+echo '```'
+"$poiar" pose "$log" --bench-filter "$passes" 2>&1 | grep 'filter:' | sed 's/^poiar: //'
+echo '```'
+echo
+
+echo "## End to end on $(basename "$log") (best of $runs runs, wall clock)"
+echo
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+best() {  # best wall time in seconds of "$@" over $runs runs
+  local b=""
+  for _ in $(seq "$runs"); do
+    local s e t
+    s=$(date +%s.%N); "$@" >/dev/null 2>&1; e=$(date +%s.%N)
+    t=$(python3 -c "print($e-$s)")
+    b=$(python3 -c "print(min($t, ${b:-1e9}))")
+  done
+  echo "$b"
+}
+tp=$(best "$poiar" pose "$log" --out "$tmp/poiar.csv")
+tv=$(best python3 "$eval_py" baseline --log "$log" --method vqf --out "$tmp/vqf.csv")
+python3 - "$tp" "$tv" <<'PY'
+import sys
+tp, tv = float(sys.argv[1]), float(sys.argv[2])
+print('| pipeline | wall time (s) |')
+print('|---|---:|')
+print('| `poiar pose LOG --out P.csv` | %.3f |' % tp)
+print('| `pose_eval.py baseline --method vqf --log LOG --out P.csv` | %.3f |' % tv)
+print()
+print('poiar pose is %.2fx %s than the VQF pipeline' % ((tv / tp, 'faster') if tp <= tv else (tp / tv, 'slower')))
+PY

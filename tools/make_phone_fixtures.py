@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""make_phone_fixtures.py - phone-app exports for poiar's import tests, made from a simulated log.
+
+Reads Tests/Fixtures/phone/look-around.csv (made by
+  poiar simulate --waypoints "60.1678863,24.9493217" --script look-around --duration 4 \
+      --seed 11 --fps 0 --gyro-bias 0.002,-0.001,0.0015 --out look-around.csv --truth look-around.truth.csv)
+and its truth, and writes the same samples as the apps export them (formats from the apps'
+documentation and source; see docs/formats.md, "Phone recordings"):
+
+  sensorlogger-android/     Sensor Logger, Android: a folder of CSVs, header time,seconds_elapsed,z,y,x,
+                            `time` in ns since the Unix epoch; TotalAcceleration.csv (with gravity),
+                            Accelerometer.csv (without) and Gravity.csv, Gyroscope.csv,
+                            Magnetometer.csv, Location.csv, Metadata.csv
+  sensorlogger-ios.zip      Sensor Logger, iOS, "Standardise Units & Frames" off: no
+                            TotalAcceleration.csv; Accelerometer.csv and Gravity.csv with iOS's sign
+                            (the negative of Android's), deflated zip
+  phyphox.zip               phyphox "CSV (zip)" export: Accelerometer.csv ("Acceleration with g"),
+                            Gyroscope.csv, Magnetometer.csv, Location.csv, meta/device.csv,
+                            meta/time.csv; numbers as Java's 0.000000000E0; deflated
+  phyphox-semicolon.zip     the same as "CSV (semicolon, decimal comma)", stored (no compression)
+
+Time 0 of the simulated log is 2025-06-14T10:02:11Z, so a correct import gives back the
+simulated times exactly. Deterministic; standard library only.
+"""
+import math
+import os
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIX = os.path.join(os.path.dirname(HERE), 'Tests', 'Fixtures', 'phone')
+EPOCH0 = 1749895331          # 2025-06-14T10:02:11Z
+G = 9.81
+
+
+def read_log(path):
+    rows = {'gyro': [], 'accel': [], 'mag': [], 'gps': []}
+    with open(path) as f:
+        for line in f:
+            if line.startswith('#') or line.startswith('time,'):
+                continue
+            p = line.rstrip('\n').split(',')
+            if p[1] in rows:
+                rows[p[1]].append((float(p[0]),) + tuple(float(v) if v else None for v in p[2:6]))
+    return rows
+
+
+def read_truth(path):
+    out = {}
+    with open(path) as f:
+        next(f)
+        for line in f:
+            p = line.split(',')
+            out[round(float(p[0]), 6)] = tuple(float(v) for v in p[1:5])
+    return out
+
+
+def rot_t(q, v):
+    """R(q)^T v: an ENU vector into the device frame."""
+    w, x, y, z = q
+    # R^T v = conj(q) v q
+    w, x, y, z = w, -x, -y, -z
+    tx = 2 * (y * v[2] - z * v[1])
+    ty = 2 * (z * v[0] - x * v[2])
+    tz = 2 * (x * v[1] - y * v[0])
+    return (v[0] + w * tx + y * tz - z * ty,
+            v[1] + w * ty + z * tx - x * tz,
+            v[2] + w * tz + x * ty - y * tx)
+
+
+def ns(t):
+    return EPOCH0 * 1_000_000_000 + int(round(t * 1e9))
+
+
+def write(path, lines):
+    with open(path, 'w', newline='') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+def sensorlogger(rows, truth, ios):
+    files = {}
+    sign = -1.0 if ios else 1.0
+
+    def vec(name, samples):
+        lines = ['time,seconds_elapsed,z,y,x']
+        for t, x, y, z in samples:
+            lines.append('%d,%.9f,%.9f,%.9f,%.9f' % (ns(t), t - 0.125, z, y, x))
+        files[name] = lines
+
+    vec('Gyroscope.csv', [r[:4] for r in rows['gyro']])
+    # A repeated row, as phones sometimes write: the import must skip it.
+    files['Gyroscope.csv'].insert(11, files['Gyroscope.csv'][10])
+    total = [r[:4] for r in rows['accel']]
+    grav, lin = [], []
+    for t, x, y, z in total:
+        g = rot_t(truth[round(t, 6)], (0.0, 0.0, G))
+        grav.append((t, sign * g[0], sign * g[1], sign * g[2]))
+        lin.append((t, sign * (x - g[0]), sign * (y - g[1]), sign * (z - g[2])))
+    if not ios:
+        vec('TotalAcceleration.csv', total)
+    vec('Accelerometer.csv', lin)
+    vec('Gravity.csv', grav)
+    vec('Magnetometer.csv', [r[:4] for r in rows['mag']])
+    loc = ['time,seconds_elapsed,bearingAccuracy,speedAccuracy,verticalAccuracy,horizontalAccuracy,speed,bearing,altitude,longitude,latitude']
+    if ios:
+        loc[0] += ',altitudeAboveMeanSeaLevel'
+    for t, lat, lon, alt, acc in rows['gps']:
+        line = '%d,%.9f,0,0.5,%.1f,%.3f,0,-1,%.3f,%.8f,%.8f' % (ns(t), t - 0.125, 1.5 * acc, acc, alt, lon, lat)
+        if ios:
+            line += ',%.3f' % (alt - 17.5)
+        loc.append(line)
+    files['Location.csv'] = loc
+    if ios:
+        files['Metadata.csv'] = [
+            'version,device name,recording epoch time,recording time,recording timezone,platform,appVersion,device id,sensors,sampleRateMs,standardisation,platform version',
+            '3,iPhone 13,%d,2025-06-14_13-02-11,Europe/Helsinki,ios,1.59,ABCD-1234,Accelerometer|Gravity|Gyroscope|Magnetometer|Location,10|10|10|20|,false,18.5'
+            % (EPOCH0 * 1000 + 125)]
+    else:
+        files['Metadata.csv'] = [
+            'version,device name,recording epoch time,recording time,recording timezone,platform,appVersion,device id,sensors,sampleRateMs,standardisation,platform version',
+            '3,Pixel 7,%d,2025-06-14_13-02-11,Europe/Helsinki,android,1.59,0123abcd,Accelerometer|Gravity|Gyroscope|Magnetometer|TotalAcceleration|Location,10|10|10|20|10|,true,14'
+            % (EPOCH0 * 1000 + 125)]
+    # Files the import ignores.
+    files['Annotation.csv'] = ['time,seconds_elapsed,text,millisecond_press_duration']
+    files['Orientation.csv'] = ['time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw']
+    return files
+
+
+def java_e(v):
+    """Java DecimalFormat("0.000000000E0")."""
+    if v == 0:
+        return '0.000000000E0'
+    e = int(math.floor(math.log10(abs(v))))
+    m = v / 10 ** e
+    if abs(round(m, 9)) >= 10:
+        m /= 10
+        e += 1
+    return '%.9fE%d' % (m, e)
+
+
+def phyphox(rows, sep=',', comma=False):
+    shift = 0.25          # START's system time is 0.25 s after the whole second
+
+    def num(v):
+        s = java_e(v)
+        return s.replace('.', ',') if comma else s
+
+    def table(header, samples):
+        lines = [sep.join('"%s"' % h for h in header)]
+        for s in samples:
+            lines.append(sep.join(num(v) if v is not None else 'NaN' for v in s))
+        return lines
+
+    files = {}
+    files['Accelerometer.csv'] = table(['Time (s)', 'Acceleration x (m/s^2)', 'Acceleration y (m/s^2)', 'Acceleration z (m/s^2)',
+                                        'Absolute acceleration (m/s^2)'],
+                                       [(t - shift, x, y, z, math.sqrt(x * x + y * y + z * z)) for t, x, y, z, _ in rows['accel']])
+    files['Gyroscope.csv'] = table(['Time (s)', 'Gyroscope x (rad/s)', 'Gyroscope y (rad/s)', 'Gyroscope z (rad/s)',
+                                    'Absolute (rad/s)'],
+                                   [(t - shift, x, y, z, math.sqrt(x * x + y * y + z * z)) for t, x, y, z, _ in rows['gyro']])
+    files['Magnetometer.csv'] = table(['Time (s)', 'Magnetic field x (µT)', 'Magnetic field y (µT)', 'Magnetic field z (µT)',
+                                       'Absolute field (µT)'],
+                                      [(t - shift, x, y, z, math.sqrt(x * x + y * y + z * z)) for t, x, y, z, _ in rows['mag']])
+    files['Location.csv'] = table(['Time (s)', 'Latitude (°)', 'Longitude (°)', 'Height (m)', 'Velocity (m/s)', 'Direction (°)',
+                                   'Horizontal Accuracy (m)', 'Vertical Accuracy (m)'],
+                                  [(t - shift, lat, lon, alt, 0.0, None, acc, 1.5 * acc) for t, lat, lon, alt, acc in rows['gps']])
+    files['meta/device.csv'] = [sep.join(['"property"', '"value"'])] + [
+        sep.join('"%s"' % v for v in kv) for kv in
+        [('version', '1.2.0'), ('build', '1020009'), ('fileFormat', '1.19'), ('deviceModel', 'Pixel 7'),
+         ('deviceBrand', 'google'), ('deviceBoard', 'panther'), ('deviceManufacturer', 'Google'),
+         ('deviceBaseOS', ''), ('deviceCodename', 'REL'), ('deviceRelease', '14')]]
+    system0 = EPOCH0 + shift
+    files['meta/time.csv'] = [sep.join(['"event"', '"experiment time"', '"system time"', '"system time text"']),
+                              sep.join(['"START"', num(0.0), ('%.3f' % system0).replace('.', ',' if comma else '.'),
+                                        '"2025-06-14 13:02:11.250 UTC+03:00"']),
+                              sep.join(['"PAUSE"', num(rows['gyro'][-1][0] - shift),
+                                        ('%.3f' % (system0 + rows['gyro'][-1][0])).replace('.', ',' if comma else '.'),
+                                        '"2025-06-14 13:02:15.250 UTC+03:00"'])]
+    return files
+
+
+def write_zip(path, files, method):
+    with zipfile.ZipFile(path, 'w', compression=method) as z:
+        for name in sorted(files):
+            info = zipfile.ZipInfo(name, date_time=(2025, 6, 14, 13, 2, 16))
+            info.compress_type = method
+            z.writestr(info, '\n'.join(files[name]) + '\n')
+
+
+def main():
+    rows = read_log(os.path.join(FIX, 'look-around.csv'))
+    truth = read_truth(os.path.join(FIX, 'look-around.truth.csv'))
+    folder = os.path.join(FIX, 'sensorlogger-android')
+    os.makedirs(folder, exist_ok=True)
+    for name, lines in sensorlogger(rows, truth, ios=False).items():
+        write(os.path.join(folder, name), lines)
+    write_zip(os.path.join(FIX, 'sensorlogger-ios.zip'), sensorlogger(rows, truth, ios=True), zipfile.ZIP_DEFLATED)
+    write_zip(os.path.join(FIX, 'phyphox.zip'), phyphox(rows), zipfile.ZIP_DEFLATED)
+    write_zip(os.path.join(FIX, 'phyphox-semicolon.zip'), phyphox(rows, sep=';', comma=True), zipfile.ZIP_STORED)
+    print('wrote', folder, 'and three zips in', FIX)
+
+
+if __name__ == '__main__':
+    main()
