@@ -508,10 +508,8 @@ public struct ComplementaryFilter: Sendable {
     /// Adds a sample to the hard-iron fit; at each block's end, uses the fit when the turns
     /// pinned the offset down and the fit explains the field. If the current offset explains the
     /// window badly, and twice as badly as the fit (a magnet came or went), the fitted one
-    /// replaces it at once, and the
-    /// reference, measured through the wrong offset, is learnt again (or reset to WMM2025);
-    /// otherwise the offset moves toward the fit: to the mean of the fits since the last jump,
-    /// or with `hardIronTau`.
+    /// replaces it at once, and the reference becomes the fitted field; otherwise the offset
+    /// moves toward the fit: to the mean of the fits since the last jump, or with `hardIronTau`.
     mutating func learnHardIron(_ r: Matrix9, _ m: Vector3, _ dt: Double) {
         state.hardIronFit.add(rotation: r, field: m, rotated: r.times(m), weight: dt)
         let window = params.hardIronWindow
@@ -524,7 +522,11 @@ public struct ComplementaryFilter: Sendable {
             state.hardIron = fit.offset
             state.hardIronFitsSinceJump = 1
             if change > params.magNormThreshold * h {
-                state.magReference = expectedReference
+                // The reference was measured through the wrong offset: take the fitted field's
+                // (it includes whatever part of the offset the turns could not tell apart from
+                // the earth's field, e.g. the vertical one when turning about the vertical only).
+                let f = fit.field
+                state.magReference = (h, asin(max(-1, min(1, -f.z / h))))
                 state.magCandidateNorm = -1
                 state.magCandidateTime = 0
                 state.magUndisturbedTime = 0

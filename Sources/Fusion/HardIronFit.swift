@@ -32,7 +32,10 @@ struct HardIronFit: Sendable, Equatable {
         var field: Vector3
         /// RMS of R·(m − b) − h, µT.
         var residual: Double
-        /// Smallest eigenvalue of I − M̄ᵀM̄ (0…1): how well the turns pin the offset down.
+        /// Middle eigenvalue of I − M̄ᵀM̄ (0…1): how well the turns pin the offset down in the
+        /// two directions across the axis the device turned about most (the eigenvalue along
+        /// that axis may be 0: turning about the vertical alone leaves the vertical offset,
+        /// which the regularisation keeps, unknown and harmless to the heading).
         var excitation: Double
         /// RMS residual the prior offset leaves over the same window (with its best h), µT.
         var priorResidual: Double
@@ -71,7 +74,7 @@ struct HardIronFit: Sendable, Equatable {
         let c0 = Vector3(m.a00, m.a10, m.a20), c1 = Vector3(m.a01, m.a11, m.a21), c2 = Vector3(m.a02, m.a12, m.a22)
         let a = SymmetricMatrix3(xx: 1 - c0.dot(c0), yy: 1 - c1.dot(c1), zz: 1 - c2.dot(c2),
                                  xy: -c0.dot(c1), xz: -c0.dot(c2), yz: -c1.dot(c2))
-        let excitation = smallestEigenvalue(a)
+        let excitation = middleEigenvalue(a)
         var reg = a
         reg.xx += mu; reg.yy += mu; reg.zz += mu
         let rhs = y2 - m.transposeTimes(y1) + b0 * mu
@@ -85,21 +88,25 @@ struct HardIronFit: Sendable, Equatable {
         return Result(offset: b, field: h, residual: residual(b), excitation: excitation, priorResidual: residual(b0))
     }
 
-    /// Smallest eigenvalue of a symmetric 3×3 matrix (trigonometric closed form).
-    static func smallestEigenvalue(_ a: SymmetricMatrix3) -> Double {
+    /// Eigenvalues of a symmetric 3×3 matrix, ascending (trigonometric closed form).
+    static func eigenvalues(_ a: SymmetricMatrix3) -> (Double, Double, Double) {
         let p1 = a.xy * a.xy + a.xz * a.xz + a.yz * a.yz
         let q = (a.xx + a.yy + a.zz) / 3
         let dx = a.xx - q, dy = a.yy - q, dz = a.zz - q
         let p2 = dx * dx + dy * dy + dz * dz + 2 * p1
-        guard p2 > 1e-30 else { return q }
+        guard p2 > 1e-30 else { return (q, q, q) }
         let p = (p2 / 6).squareRoot()
         // det((A − qI)/p) / 2
         let bxx = dx / p, byy = dy / p, bzz = dz / p, bxy = a.xy / p, bxz = a.xz / p, byz = a.yz / p
         let det = bxx * (byy * bzz - byz * byz) - bxy * (bxy * bzz - byz * bxz) + bxz * (bxy * byz - byy * bxz)
         let r = min(1, max(-1, det / 2))
         let phi = acos(r) / 3
-        return q + 2 * p * cos(phi + 2 * Double.pi / 3)
+        let largest = q + 2 * p * cos(phi), smallest = q + 2 * p * cos(phi + 2 * Double.pi / 3)
+        return (smallest, 3 * q - largest - smallest, largest)
     }
+
+    static func smallestEigenvalue(_ a: SymmetricMatrix3) -> Double { eigenvalues(a).0 }
+    static func middleEigenvalue(_ a: SymmetricMatrix3) -> Double { eigenvalues(a).1 }
 
     /// Solves A·x = v for a symmetric positive definite 3×3 A (Cramer's rule); nil if singular.
     static func solveSymmetric(_ a: SymmetricMatrix3, _ v: Vector3) -> Vector3? {

@@ -58,7 +58,7 @@ public enum QueryBenchmark {
                                      seed: UInt64) -> [Query] {
         var rng = SplitMix64(seed: seed)
         return (0..<count).map { _ in
-            let r = spread * rng.nextUnit().squareRoot(), angle = 2 * Double.pi * rng.nextUnit()
+            let r = spread * rng.uniform().squareRoot(), angle = 2 * Double.pi * rng.uniform()
             let lat = near.latitude + r * cos(angle) / 111_320
             let lon = near.longitude + r * sin(angle) / (111_320 * max(0.01, cos(near.latitude * .pi / 180)))
             let category = categories.map { [$0[Int(rng.next() % UInt64($0.count))]] }
@@ -194,19 +194,4 @@ func threadCPUNanoseconds() -> UInt64 {
     var ts = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-}
-
-/// A small, fast, seedable generator (Steele, Lea & Flood, "SplitMix64").
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
 }

@@ -11,10 +11,10 @@ import Testing
     @Test func chordGeodesicAgreesWithVincenty() {
         var rng = SplitMix64(seed: 7)
         for i in 0..<20_000 {
-            let lat = i % 10 == 0 ? (rng.nextUnit() < 0.5 ? 89.99 : -89.99) : rng.nextUnit() * 180 - 90
-            let lon = i % 7 == 0 ? 179.999 : rng.nextUnit() * 360 - 180
+            let lat = i % 10 == 0 ? (rng.uniform() < 0.5 ? 89.99 : -89.99) : rng.uniform() * 180 - 90
+            let lon = i % 7 == 0 ? 179.999 : rng.uniform() * 360 - 180
             let center = GeoCoordinate(latitude: lat, longitude: lon)
-            let distance = 50_000 * pow(rng.nextUnit(), 3), azimuth = rng.nextUnit() * 360
+            let distance = 50_000 * pow(rng.uniform(), 3), azimuth = rng.uniform() * 360
             // A point roughly `distance` away (the exact distance does not matter here).
             let dLat = distance * cos(azimuth * .pi / 180) / 111_000
             let dLon = distance * sin(azimuth * .pi / 180) / (111_000 * max(0.001, cos(lat * .pi / 180)))
@@ -50,12 +50,12 @@ import Testing
             }
         }
         for _ in 0..<300 {
-            let minLat = rng.nextUnit() * 170 - 85, minLon = rng.nextUnit() * 350 - 175
-            let maxLat = min(90, minLat + rng.nextUnit() * 0.5), maxLon = min(180, minLon + rng.nextUnit() * 1.0)
+            let minLat = rng.uniform() * 170 - 85, minLon = rng.uniform() * 350 - 175
+            let maxLat = min(90, minLat + rng.uniform() * 0.5), maxLon = min(180, minLon + rng.uniform() * 1.0)
             let ranges = CellKey.ranges(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon)
             #expect(ranges.count <= 12)
             for _ in 0..<50 {
-                let lat = minLat + rng.nextUnit() * (maxLat - minLat), lon = minLon + rng.nextUnit() * (maxLon - minLon)
+                let lat = minLat + rng.uniform() * (maxLat - minLat), lon = minLon + rng.uniform() * (maxLon - minLon)
                 let key = CellKey.key(latitude: lat, longitude: lon)
                 #expect(ranges.contains { $0.contains(key) })
             }
@@ -73,11 +73,11 @@ import Testing
         var pois: [POI] = []
         for (c, center) in centers.enumerated() {
             for i in 0..<400 {
-                let r = 3000 * rng.nextUnit().squareRoot(), a = rng.nextUnit() * 2 * .pi
+                let r = 3000 * rng.uniform().squareRoot(), a = rng.uniform() * 2 * .pi
                 let lat = max(-90, min(90, center.latitude + r * cos(a) / 111_000))
                 let lon = wrap180(center.longitude + r * sin(a) / (111_000 * max(0.002, cos(center.latitude * .pi / 180))))
                 let primary = categories[Int(rng.next() % 4)]
-                let extra = rng.nextUnit() < 0.2 ? [categories[Int(rng.next() % 4)]] : []
+                let extra = rng.uniform() < 0.2 ? [categories[Int(rng.next() % 4)]] : []
                 pois.append(POI(id: "p\(c)-\(i)", name: "P", category: primary,
                                 coordinate: GeoCoordinate(latitude: lat, longitude: lon), categories: [primary] + extra))
             }
@@ -86,10 +86,10 @@ import Testing
         try db.upsert(pois, source: "t")
         for _ in 0..<120 {
             let base = centers[Int(rng.next() % UInt64(centers.count))]
-            let q = GeoCoordinate(latitude: max(-90, min(90, base.latitude + (rng.nextUnit() - 0.5) * 0.02)),
-                                  longitude: wrap180(base.longitude + (rng.nextUnit() - 0.5) * 0.04))
+            let q = GeoCoordinate(latitude: max(-90, min(90, base.latitude + (rng.uniform() - 0.5) * 0.02)),
+                                  longitude: wrap180(base.longitude + (rng.uniform() - 0.5) * 0.04))
             let radius = [50.0, 300, 1500, 4000][Int(rng.next() % 4)]
-            let filter: [String]? = rng.nextUnit() < 0.3 ? nil : [categories[Int(rng.next() % 4)]]
+            let filter: [String]? = rng.uniform() < 0.3 ? nil : [categories[Int(rng.next() % 4)]]
             let hits = try db.query(near: q, radius: radius, categories: filter)
             let expected = pois.filter { p in filter.map { f in p.categories.contains { f.contains($0) } } ?? true }
                 .map { ($0, geodesicInverse(from: q, to: $0.coordinate)) }

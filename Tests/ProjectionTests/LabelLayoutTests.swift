@@ -69,7 +69,7 @@ struct FixedSizing: LabelSizing {
     }
 
     @Test func visibleBoxesNeverOverlapOnRandomScenes() {
-        var rng = SplitMix(seed: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<200 {
             let n = Int(rng.next() % 40) + 1
             let cs = (0..<n).map { i in
@@ -86,18 +86,6 @@ struct FixedSizing: LabelSizing {
     }
 }
 
-/// A tiny deterministic generator for the random scenes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct LayoutOptionTests {
     func candidate(_ id: String, _ distance: Double, _ x: Double, _ y: Double) -> LabelCandidate {

@@ -1,7 +1,8 @@
 import Foundation
 
 /// SplitMix64 (Steele, Lea & Flood 2014): a small, fast, well-mixed 64-bit generator. The
-/// simulator's only source of randomness, so a seed gives the same log on every machine.
+/// source of randomness of the simulator, tests and benchmarks: a seed gives the same
+/// sequence on every machine.
 public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
     private var spareGaussian: Double?
