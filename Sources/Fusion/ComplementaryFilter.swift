@@ -531,9 +531,22 @@ public struct ComplementaryFilter: Sendable {
                 state.magCandidateTime = 0
                 state.magUndisturbedTime = 0
                 state.magDisturbed = false
+                // If the field through the new offset points more than
+                // `hardIronHeadingResetDeg` away from the heading, the heading came through
+                // the wrong offset too (it started from an uncalibrated field): start it over,
+                // a running mean for τ_mag as at the beginning. (A heading the gyro held while
+                // the field was rejected agrees, and is kept.)
+                let hw = state.heading.w, hz = state.heading.z
+                let c = hw * hw - hz * hz, sn = 2 * hw * hz
+                let az = atan2(c * f.x - sn * f.y, sn * f.x + c * f.y)
+                if abs(wrapPi(az - params.declinationDeg * radPerDeg)) > params.hardIronHeadingResetDeg * radPerDeg {
+                    state.headingWarmup = 0
+                }
             }
-        } else {
-            // After a jump, the mean of the fits since; then (and before any jump) slowly.
+        } else if fit.fullExcitation >= params.hardIronMinExcitation || state.hardIronFitsSinceJump != nil {
+            // Refined by fits that pin every direction down; after a jump also by those that
+            // pin two (each fit leaves the rest at the current offset): the mean of the fits
+            // since the jump, then slowly (`hardIronTau`).
             var k = ComplementaryFilterCoefficients.gain(step: window / Double(HardIronFit.blocks), tau: params.hardIronTau)
             if let n = state.hardIronFitsSinceJump {
                 state.hardIronFitsSinceJump = n + 1

@@ -150,9 +150,12 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     public var hardIronEstimation = true
     /// s (default 10): window of the hard-iron fit (refitted every tenth of it).
     public var hardIronWindow: Double = 10
-    /// Default 0.1 (of 1): smallest eigenvalue of I − M̄ᵀM̄ (M̄ the mean rotation over the window)
-    /// the fit needs: 0 when the device only turned about one axis, up to 1 for turns in all
-    /// directions.
+    /// Default 0.1 (of 1): how much turning a fit needs, as eigenvalues of I − M̄ᵀM̄ (M̄ the mean
+    /// rotation over the window; 0 along an axis the device never turned away from, up to 1).
+    /// A jump needs the middle eigenvalue this large (turning about one axis through a wide
+    /// range pins the offset across that axis; along it the offset stays, which cannot bend
+    /// the heading while that axis stays put), and so do the refinements after a jump; other
+    /// refinements need the smallest one.
     public var hardIronMinExcitation: Double = 0.1
     /// Relative RMS residual (default 0.06, of the fitted |h|) a fit may leave to be used:
     /// larger means the field was not one constant earth field plus one offset (a magnet
@@ -166,6 +169,10 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// Default 0.02: weight pulling the fit toward the current offset, which keeps directions the
     /// device did not turn about where they were.
     public var hardIronRegularization: Double = 0.02
+    /// Degrees (default 10): when the offset jumps and the field through the new offset points
+    /// further than this from the current heading, the heading came through the wrong offset
+    /// (it started from an uncalibrated field) and starts over like at the beginning.
+    public var hardIronHeadingResetDeg: Double = 10
 
     // MARK: Facts about the log (set by the pipeline)
 
@@ -202,6 +209,7 @@ extension ComplementaryFilterParams {
         "magMaxRejectionTime": \.magMaxRejectionTime, "magRejectionFactor": \.magRejectionFactor,
         "hardIronWindow": \.hardIronWindow, "hardIronMinExcitation": \.hardIronMinExcitation,
         "hardIronMaxResidual": \.hardIronMaxResidual, "hardIronTau": \.hardIronTau, "hardIronRegularization": \.hardIronRegularization,
+        "hardIronHeadingResetDeg": \.hardIronHeadingResetDeg,
         "declinationDeg": \.declinationDeg,
     ] }
     /// The switches by name.

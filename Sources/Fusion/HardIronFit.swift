@@ -37,6 +37,9 @@ struct HardIronFit: Sendable, Equatable {
         /// that axis may be 0: turning about the vertical alone leaves the vertical offset,
         /// which the regularisation keeps, unknown and harmless to the heading).
         var excitation: Double
+        /// Smallest eigenvalue of I − M̄ᵀM̄: how well the turns pin the offset down in every
+        /// direction.
+        var fullExcitation: Double
         /// RMS residual the prior offset leaves over the same window (with its best h), µT.
         var priorResidual: Double
     }
@@ -74,7 +77,7 @@ struct HardIronFit: Sendable, Equatable {
         let c0 = Vector3(m.a00, m.a10, m.a20), c1 = Vector3(m.a01, m.a11, m.a21), c2 = Vector3(m.a02, m.a12, m.a22)
         let a = SymmetricMatrix3(xx: 1 - c0.dot(c0), yy: 1 - c1.dot(c1), zz: 1 - c2.dot(c2),
                                  xy: -c0.dot(c1), xz: -c0.dot(c2), yz: -c1.dot(c2))
-        let excitation = middleEigenvalue(a)
+        let eig = eigenvalues(a)
         var reg = a
         reg.xx += mu; reg.yy += mu; reg.zz += mu
         let rhs = y2 - m.transposeTimes(y1) + b0 * mu
@@ -85,7 +88,8 @@ struct HardIronFit: Sendable, Equatable {
         func residual(_ b: Vector3) -> Double {
             (max(0, q - 2 * b.dot(y2) + b.normSquared - (y1 - m.times(b)).normSquared)).squareRoot()
         }
-        return Result(offset: b, field: h, residual: residual(b), excitation: excitation, priorResidual: residual(b0))
+        return Result(offset: b, field: h, residual: residual(b), excitation: eig.1, fullExcitation: eig.0,
+                      priorResidual: residual(b0))
     }
 
     /// Eigenvalues of a symmetric 3×3 matrix, ascending (trigonometric closed form).

@@ -51,8 +51,15 @@ func drawIndicator(_ indicator: IndicatorDrawing, style: CardStyle, on canvas: C
     let (shown, textWidth) = ellipsised(text, font: font, maxWidth: style.maxTextWidth)
     let w = textWidth + 2 * IndicatorDesign.paddingX * s
     let h = font.ascent + font.descent + 2 * IndicatorDesign.paddingY * s
-    let reach = length + IndicatorDesign.gap * s + (abs(dx) * w + abs(dy) * h) / 2
-    var centre = Point2(tip.x - dx * reach, tip.y - dy * reach)
+    // Beside a side arrow the labels' cards usually stand (they sit above their anchors, near
+    // the horizon): there the pill goes under the arrow instead, over the ground.
+    var centre: Point2
+    if abs(dx) >= abs(dy) {
+        centre = Point2(tip.x - dx * (length / 2 + w / 2), tip.y + half + IndicatorDesign.gap * s + h / 2)
+    } else {
+        let reach = length + IndicatorDesign.gap * s + h / 2
+        centre = Point2(tip.x, tip.y - dy * reach)
+    }
     centre.x = min(max(centre.x, w / 2 + 2 * s), Double(canvas.width) - w / 2 - 2 * s)
     centre.y = min(max(centre.y, h / 2 + 2 * s), Double(canvas.height) - h / 2 - 2 * s)
     let pill = Rect(x: (centre.x - w / 2).rounded(), y: (centre.y - h / 2).rounded(), width: w.rounded(.up), height: h.rounded(.up))

@@ -24,7 +24,7 @@ public struct AnnotationOptions: Sendable {
     /// Inset of an indicator's tip from the image edge, px at 720 (scaled with the image).
     public var indicatorInset = 14.0
     /// Least vertical distance between two indicators near the same place, px at 720.
-    public var indicatorSpacing = 30.0
+    public var indicatorSpacing = 46.0
     public init() {}
 }
 
@@ -116,7 +116,17 @@ public struct FrameAnnotator: Sendable {
         let halfW = max(1, min(camera.cx, Double(camera.width) - camera.cx) - inset)
         let halfH = max(1, min(camera.cy, Double(camera.height) - camera.cy) - inset)
         let t = min(abs(dx) > 0 ? halfW / abs(dx) : .infinity, abs(dy) > 0 ? halfH / abs(dy) : .infinity)
-        return OffscreenIndicator(position: Point2(camera.cx + dx * t, camera.cy + dy * t),
+        var position = Point2(camera.cx + dx * t, camera.cy + dy * t)
+        // On a side edge, an arrow toward a POI near the horizon sits on the horizon's row
+        // there, where the user's eye and the labels' anchors are.
+        if abs(dx) * halfH >= abs(dy) * halfW, abs(dy) < radians(15) {
+            let h0 = projection.horizonValue(at: Point2(position.x, 0)), h1 = projection.horizonValue(at: Point2(position.x, 1))
+            if abs(h1 - h0) > 1e-12 {
+                let row = -h0 / (h1 - h0)
+                if row >= inset && row <= Double(camera.height) - inset { position.y = row }
+            }
+        }
+        return OffscreenIndicator(position: position,
                                   angleDeg: wrap360(degrees(atan2(dy, dx))))
     }
 }

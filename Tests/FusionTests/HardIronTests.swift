@@ -33,15 +33,17 @@ struct HardIronTests {
         #expect((res.field - h).norm < 1e-5)
         #expect(res.residual < 1e-4)
         #expect(res.priorResidual > 30)
-        #expect(res.excitation > 0.1)
-        // Turning about one axis only leaves that axis unpinned: excitation 0.
+        #expect(res.excitation > 0.1 && res.fullExcitation > 0.1)
+        // Turning about one axis only leaves that axis unpinned: the smallest eigenvalue is 0,
+        // the middle one is not.
         var yawOnly = HardIronFit.Sums()
         for k in 0..<100 {
             let r = Matrix9(yaw(Double(k) * 3.6))
             yawOnly.add(HardIronFit.Sums(n: 1, q: 0, s: r, y1: .zero, y2: .zero))
         }
         let one = try #require(HardIronFit.solve(yawOnly, mu: 0.02, prior: .zero))
-        #expect(abs(one.excitation) < 1e-9)
+        #expect(abs(one.fullExcitation) < 1e-9)
+        #expect(one.excitation > 0.5)
         #expect(abs(HardIronFit.smallestEigenvalue(SymmetricMatrix3(xx: 2, yy: 3, zz: 5, xy: 0, xz: 0, yz: 0)) - 2) < 1e-12)
     }
 
@@ -64,6 +66,25 @@ struct HardIronTests {
             if t >= 60 { uncalibrated.add(AttitudeError(estimate: filter.state.orientation, truth: Self.tumbling(t))) }
         })
         #expect(uncalibrated.heading > 5 * late.heading, "\(uncalibrated.heading)°")
+    }
+
+    /// A phone held upright and turned about the vertical only (panning, walking): the offset
+    /// across the vertical is found, the one along it cannot be and does not matter; the
+    /// heading, which started from the uncalibrated field, starts over and is right.
+    @Test func turningAboutTheVerticalOnly() {
+        let upright = Pose(headingDeg: 0, pitchDeg: 0, rollDeg: 0).orientation
+        let truth = { (t: Double) in yaw(150 * sin(0.3 * t)) * upright }
+        var f = ComplementaryFilter()
+        var late = ErrorStats()
+        run(&f, rig: Self.rig, duration: 60, truth: truth, observe: { t, filter in
+            if t >= 30 { late.add(AttitudeError(estimate: filter.state.orientation, truth: truth(t))) }
+        })
+        // Device y is the vertical here: x and z are found, y stays where it was (0).
+        let e = f.state.hardIron - Self.offset
+        #expect(abs(e.x) < 1 && abs(e.z) < 1, "estimated \(f.state.hardIron), true \(Self.offset)")
+        #expect(abs(f.state.hardIron.y) < 1)
+        #expect(late.heading < 1.5 && late.inclination < 0.5, "heading \(late.heading)° inclination \(late.inclination)°")
+        #expect(!f.state.magDisturbed)
     }
 
     /// The log's `# mag_hard_iron_ut:` seeds the offset: right from the first sample.
