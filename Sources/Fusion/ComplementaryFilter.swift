@@ -189,20 +189,35 @@ public struct ComplementaryFilter: Sendable {
         return d > 0 && d * d >= c * c * a.normSquared * b.normSquared
     }
 
+    /// The bookkeeping shared by accelerometer and magnetometer samples: a sample stepping back
+    /// in time is dropped; a zero or non-finite vector is kept out of the filter; the first
+    /// accel and mag samples initialise the attitude. Returns the step to correct over (capped
+    /// at `maxSampleInterval`), or nil when there is nothing to correct.
+    @inline(__always)
+    private mutating func admit(_ v: Vector3, time: Double, accel: Bool) -> Double? {
+        let last = accel ? state.lastAccelTime : state.lastMagTime
+        let step = last.map { time - $0 } ?? 0
+        if step < 0 { return nil }
+        if accel {
+            state.lastAccelTime = time
+            state.latestAccel = v
+        } else {
+            state.lastMagTime = time
+            state.latestMag = v
+        }
+        let n2 = v.normSquared
+        guard n2 > 0, n2.isFinite else { return nil }
+        if !state.initialized { tryInitialize(); return nil }
+        guard step > 0 else { return nil }
+        return min(step, params.maxSampleInterval)
+    }
+
     // MARK: - Accelerometer
 
     /// Accelerometer sample: initialises, or low-passes gravity in the almost-inertial frame and
     /// turns the tilt to it; then updates the gyro-bias estimate.
     public mutating func updateAccel(_ force: Vector3, time: Double) {
-        let step = state.lastAccelTime.map { time - $0 } ?? 0
-        if step < 0 { return }
-        state.lastAccelTime = time
-        state.latestAccel = force
-        let norm2 = force.normSquared
-        guard norm2 > 0, norm2.isFinite else { return }
-        if !state.initialized { tryInitialize(); return }
-        guard step > 0 else { return }
-        let dt = min(step, params.maxSampleInterval)
+        guard let dt = admit(force, time: time, accel: true) else { return }
         coefficients.setAccelStep(dt, params)
         if params.restBiasEstimation || params.magDisturbanceRejection { detectRest(accel: force, dt: dt) }
 
@@ -353,15 +368,7 @@ public struct ComplementaryFilter: Sendable {
     /// Magnetometer sample: initialises, or refits the hard iron, checks the field for
     /// disturbance and turns the heading toward (true) north.
     public mutating func updateMag(_ field: Vector3, time: Double) {
-        let step = state.lastMagTime.map { time - $0 } ?? 0
-        if step < 0 { return }
-        state.lastMagTime = time
-        state.latestMag = field
-        let n2 = field.normSquared
-        guard n2 > 0, n2.isFinite else { return }
-        if !state.initialized { tryInitialize(); return }
-        guard step > 0 else { return }
-        let dt = min(step, params.maxSampleInterval)
+        guard let dt = admit(field, time: time, accel: false) else { return }
         coefficients.setMagStep(dt, params)
 
         if params.restBiasEstimation { detectRest(mag: field) }

@@ -259,12 +259,7 @@ func runFetch(_ fetcher: POIFetcher, center: GeoCoordinate, radius: Double, cate
     }
 }
 
-func parseNear(_ s: String) throws -> GeoCoordinate {
-    let v = try parseNumbers(s, count: 2...2, option: "--near", what: "LAT,LON")
-    let center = GeoCoordinate(latitude: v[0], longitude: v[1])
-    guard center.isValid else { throw ValidationError("--near: latitude must be in −90…90 and longitude in −180…180") }
-    return center
-}
+func parseNear(_ s: String) throws -> GeoCoordinate { try parseCoordinate(s, option: "--near") }
 
 func parseLanguage(_ s: String) throws -> String {
     let t = s.trimmingCharacters(in: .whitespaces)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 
 @main
 struct Poiar: ParsableCommand {
@@ -50,4 +51,15 @@ func parseNumbers(_ s: String, count: ClosedRange<Int>, option: String, what: St
         throw ValidationError("\(option): expected \(what), got \"\(s)\"")
     }
     return values.map { $0! }
+}
+
+/// Parses "LAT,LON" (or "LAT,LON,ALT" when `altitude` is allowed) into a valid WGS84 position.
+func parseCoordinate(_ s: String, option: String, altitude: Bool = false) throws -> GeoCoordinate {
+    let v = try parseNumbers(s, count: altitude ? 2...3 : 2...2, option: option,
+                             what: altitude ? "LAT,LON or LAT,LON,ALT" : "LAT,LON")
+    let c = GeoCoordinate(latitude: v[0], longitude: v[1], altitude: v.count > 2 ? v[2] : nil)
+    guard c.isValid else {
+        throw ValidationError("\(option): latitude must be in −90…90 and longitude in −180…180, got \"\(s)\"")
+    }
+    return c
 }

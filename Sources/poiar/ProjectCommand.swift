@@ -64,12 +64,7 @@ struct ProjectCommand: ParsableCommand {
         try layout.validate()
     }
 
-    func location() throws -> GeoCoordinate {
-        let v = try parseNumbers(at, count: 2...3, option: "--at", what: "LAT,LON or LAT,LON,ALT")
-        let c = GeoCoordinate(latitude: v[0], longitude: v[1], altitude: v.count > 2 ? v[2] : nil)
-        guard c.isValid else { throw ValidationError("--at: latitude must be in −90…90 and longitude in −180…180, got \"\(at)\"") }
-        return c
-    }
+    func location() throws -> GeoCoordinate { try parseCoordinate(at, option: "--at", altitude: true) }
 
     func pose() throws -> Pose {
         if let quat {

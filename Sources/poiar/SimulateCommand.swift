@@ -75,17 +75,26 @@ struct SimulateCommand: ParsableCommand {
         where !(v >= 0 && v.isFinite) {
             throw ValidationError("\(name): expected a standard deviation ≥ 0, got \(v)")
         }
-        if let gyroBias { _ = try parseNumbers(gyroBias, count: 3...3, option: "--gyro-bias", what: "X,Y,Z in rad/s") }
-        if let hardIron { _ = try parseNumbers(hardIron, count: 3...3, option: "--hard-iron", what: "X,Y,Z in µT") }
-        if let magDisturbance {
-            let v = try parseNumbers(magDisturbance, count: 3...3, option: "--mag-disturbance", what: "T0,T1,µT")
-            if v[1] <= v[0] { throw ValidationError("--mag-disturbance: T1 must be after T0") }
-        }
-        if let gpsOutage {
-            let v = try parseNumbers(gpsOutage, count: 2...2, option: "--gps-outage", what: "T0,T1 in s")
-            if v[1] <= v[0] { throw ValidationError("--gps-outage: T1 must be after T0") }
-        }
+        _ = try parsedVectors()
+        if let waypoints { _ = try parsedWaypoints(waypoints) }
         if Self.parseDate(startUTC) == nil { throw ValidationError("--start-utc: expected an ISO 8601 UTC time like 2025-06-14T10:02:11Z, got \"\(startUTC)\"") }
+    }
+
+    /// --gyro-bias, --hard-iron, --mag-disturbance and --gps-outage, parsed and checked once.
+    func parsedVectors() throws -> (gyroBias: Vector3?, hardIron: Vector3?, magDisturbance: (Double, Double, Double)?,
+                                    gpsOutage: (Double, Double)?) {
+        let bias = try gyroBias.map { try parseNumbers($0, count: 3...3, option: "--gyro-bias", what: "X,Y,Z in rad/s") }
+        let iron = try hardIron.map { try parseNumbers($0, count: 3...3, option: "--hard-iron", what: "X,Y,Z in µT") }
+        let mag = try magDisturbance.map { try parseNumbers($0, count: 3...3, option: "--mag-disturbance", what: "T0,T1,µT") }
+        if let mag, mag[1] <= mag[0] { throw ValidationError("--mag-disturbance: T1 must be after T0") }
+        let gps = try gpsOutage.map { try parseNumbers($0, count: 2...2, option: "--gps-outage", what: "T0,T1 in s") }
+        if let gps, gps[1] <= gps[0] { throw ValidationError("--gps-outage: T1 must be after T0") }
+        return (bias.map { Vector3($0[0], $0[1], $0[2]) }, iron.map { Vector3($0[0], $0[1], $0[2]) },
+                mag.map { ($0[0], $0[1], $0[2]) }, gps.map { ($0[0], $0[1]) })
+    }
+
+    func parsedWaypoints(_ s: String) throws -> [GeoCoordinate] {
+        try s.split(separator: ";").map { try parseCoordinate(String($0), option: "--waypoints", altitude: true) }
     }
 
     static func parseDate(_ s: String) -> Date? {
@@ -99,10 +108,7 @@ struct SimulateCommand: ParsableCommand {
         try reportingErrors {
             let points: [GeoCoordinate]
             if let waypoints {
-                points = try waypoints.split(separator: ";").map { part in
-                    let v = try parseNumbers(String(part), count: 2...3, option: "--waypoints", what: "LAT,LON;LAT,LON;…")
-                    return GeoCoordinate(latitude: v[0], longitude: v[1], altitude: v.count > 2 ? v[2] : nil)
-                }
+                points = try parsedWaypoints(waypoints)
             } else {
                 points = try PathFile.read(path!)
             }
@@ -116,10 +122,11 @@ struct SimulateCommand: ParsableCommand {
             config.magNoise = magNoise
             config.gpsNoise = gpsNoise
             config.pois = pois
-            if let gyroBias { let v = try parseNumbers(gyroBias, count: 3...3, option: "--gyro-bias", what: ""); config.gyroBias = Vector3(v[0], v[1], v[2]) }
-            if let hardIron { let v = try parseNumbers(hardIron, count: 3...3, option: "--hard-iron", what: ""); config.hardIron = Vector3(v[0], v[1], v[2]) }
-            if let magDisturbance { let v = try parseNumbers(magDisturbance, count: 3...3, option: "", what: ""); config.magDisturbance = (v[0], v[1], v[2]) }
-            if let gpsOutage { let v = try parseNumbers(gpsOutage, count: 2...2, option: "", what: ""); config.gpsOutage = (v[0], v[1]) }
+            let vectors = try parsedVectors()
+            if let v = vectors.gyroBias { config.gyroBias = v }
+            if let v = vectors.hardIron { config.hardIron = v }
+            if let v = vectors.magDisturbance { config.magDisturbance = v }
+            if let v = vectors.gpsOutage { config.gpsOutage = v }
 
             let simulator: Simulator
             do { simulator = try Simulator(config: config) } catch let e as SimulationError {
