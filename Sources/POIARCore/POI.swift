@@ -28,6 +28,11 @@ public struct POI: Equatable, Hashable, Sendable {
     }
 }
 
+extension POI {
+    /// What a label shows: the name, or the category for an unnamed POI.
+    public var labelText: String { name.isEmpty ? category : name }
+}
+
 /// A POI found by a query, with its geodesic distance and initial bearing from the query point.
 public struct POIHit: Equatable, Sendable {
     public var poi: POI

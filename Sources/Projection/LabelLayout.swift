@@ -201,7 +201,7 @@ public struct LabelLayout: Sendable {
         if memory != nil {
             ease(&result, placed: placed, baseY: baseY, memory: memory!, time: time)
             // Only the labels drawn keep their place in the order.
-            memory!.order = order.map { candidates[$0].id }.filter { id in result.contains { $0.id == id && $0.visible } }
+            memory!.order = order.filter { result[$0].visible }.map { candidates[$0].id }
             memory!.distances = Dictionary(candidates.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
             memory!.stacked = stacked
             memory!.levels = Dictionary(result.compactMap { r in

@@ -61,7 +61,7 @@ public struct FrameAnnotator: Sendable {
         let cameraPoints = hits.map { projection.cameraCoordinates(enu: apparentENU(plane.enu($0.poi.coordinate))) }
         let candidates = hits.indices.map { i in
             let c = cameraPoints[i]
-            return LabelCandidate(id: hits[i].poi.id, name: label(hits[i].poi), detail: formatDistance(hits[i].distance),
+            return LabelCandidate(id: hits[i].poi.id, name: hits[i].poi.labelText, detail: formatDistance(hits[i].distance),
                                   distance: hits[i].distance,
                                   anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil)
         }
@@ -93,8 +93,6 @@ public struct FrameAnnotator: Sendable {
         }
         return annotations
     }
-
-    func label(_ poi: POI) -> String { poi.name.isEmpty ? poi.category : poi.name }
 
     /// The ENU offset as seen through standard refraction: raised by k·d²/(2R).
     func apparentENU(_ v: Vector3) -> Vector3 {

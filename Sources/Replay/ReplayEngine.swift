@@ -260,12 +260,12 @@ public final class ReplayEngine {
 func drawing(for record: FrameRecord, background: FrameBackground) -> FrameDrawing {
     let cards = record.annotations.reversed().compactMap { a -> CardDrawing? in
         guard a.visible, let box = a.box else { return nil }
-        return CardDrawing(box: box, anchor: a.anchor, name: a.poi.name.isEmpty ? a.poi.category : a.poi.name,
+        return CardDrawing(box: box, anchor: a.anchor, name: a.poi.labelText,
                            detail: formatDistance(a.distance), category: a.poi.category)
     }
     let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
         guard let o = a.offscreen else { return nil }
-        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: a.poi.name.isEmpty ? a.poi.category : a.poi.name,
+        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: a.poi.labelText,
                                 detail: formatDistance(a.distance), category: a.poi.category)
     }
     let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
