@@ -32,7 +32,11 @@ let package = Package(
         // The engine, in data-flow order (see docs/architecture.md).
         .target(name: "POIARCore"),
         .target(name: "Geodesy", dependencies: ["POIARCore"]),
-        .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"]),
+        .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"],
+                // The reader's per-row state lives in a class; runtime exclusivity checks on it
+                // cost about a tenth of `poiar pose` (docs/fusion-performance.md). Debug builds
+                // and the tests keep them.
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "PhoneImport", dependencies: ["POIARCore", "SensorLog", "CZlib"]),
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [

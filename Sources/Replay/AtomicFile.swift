@@ -39,8 +39,9 @@ public final class AtomicTextWriter {
     public let url: URL
     private let tmp: URL
     private let handle: FileHandle
-    private var buffer = Data()
+    private var buffer = LineBytes.allocate(capacity: 1 << 17)
     private var committed = false
+    private static let flushSize = 1 << 16
 
     public init(url: URL) throws {
         self.url = url
@@ -53,16 +54,25 @@ public final class AtomicTextWriter {
     }
 
     public func write(_ line: String) throws {
-        buffer.append(contentsOf: line.utf8)
-        buffer.append(0x0A)
-        if buffer.count > 1 << 16 { try flush() }
+        try writeLine { $0.append(contentsOf: line.utf8) }
+    }
+
+    /// Writes one line formatted by `fill` straight into the file's buffer (no String).
+    @inline(__always)
+    public func writeLine(_ fill: (inout LineBytes) -> Void) throws {
+        var line = buffer
+        fill(&line)
+        line.byte(0x0A)
+        buffer = line
+        if buffer.count > Self.flushSize { try flush() }
     }
 
     private func flush() throws {
-        do { try handle.write(contentsOf: buffer) } catch {
+        guard buffer.count > 0 else { return }
+        do { try handle.write(contentsOf: UnsafeRawBufferPointer(buffer.bytes)) } catch {
             throw InputError(file: url.path, "cannot write: \(error.localizedDescription)")
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.removeAll()
     }
 
     public func commit() throws {
@@ -73,6 +83,7 @@ public final class AtomicTextWriter {
     }
 
     deinit {
+        buffer.deallocate()
         if !committed {
             try? handle.close()
             try? FileManager.default.removeItem(at: tmp)

@@ -48,6 +48,14 @@ public struct FusionPass {
     /// Called after each gyro sample with the whole filter (its state, for tracing).
     public var onFilter: ((Double, ComplementaryFilter) throws -> Void)?
     public var onNotice: ((String) -> Void)?
+    /// Stop with `FirstUsableFix` at the first GPS fix that could place the magnetic model
+    /// (a pass run before the log's north is known; see `PoseExport`).
+    public var stopAtFirstUsableFix = false
+
+    /// Thrown by a pass with `stopAtFirstUsableFix` when it meets such a fix.
+    public struct FirstUsableFix: Error {
+        public var fix: GPSFix
+    }
 
     public init(params: ComplementaryFilterParams = ComplementaryFilterParams(), fps: Double? = nil) {
         self.params = params; self.fps = fps
@@ -106,6 +114,7 @@ public struct FusionPass {
             case .mag(let time, let field):
                 filter.updateMag(field, time: time)
             case .gps(let fix):
+                if stopAtFirstUsableFix && TrueNorth.isUsable(fix) { throw FirstUsableFix(fix: fix) }
                 track.add(fix)
             case .frame(let time, let still):
                 if !hasFrameRows {

@@ -10,14 +10,17 @@ public enum PoseExport {
     public static let header = "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg"
 
     /// `%.6f,%.9f,%.9f,%.9f,%.9f,%.4f,%.4f,%.4f` of time, q and the angles (byte for byte what
-    /// String(format:) writes, several times faster: see `FixedPoint`).
+    /// String(format:) writes, several times faster: see `LineBytes.fixed`).
     public static func row(time: Double, pose: Pose) -> String {
+        LineBytes.string { appendRow(time: time, pose: pose, to: &$0) }
+    }
+
+    @inline(__always)
+    static func appendRow(time: Double, pose: Pose, to f: inout LineBytes) {
         let q = pose.orientation, a = pose.angles
-        var f = FixedPoint()
-        f.append(time, 6); f.comma()
-        f.append(q.w, 9); f.comma(); f.append(q.x, 9); f.comma(); f.append(q.y, 9); f.comma(); f.append(q.z, 9); f.comma()
-        f.append(a.heading, 4); f.comma(); f.append(a.pitch, 4); f.comma(); f.append(a.roll, 4)
-        return f.string
+        f.fixed(time, 6); f.comma()
+        f.fixed(q.w, 9); f.comma(); f.fixed(q.x, 9); f.comma(); f.fixed(q.y, 9); f.comma(); f.fixed(q.z, 9); f.comma()
+        f.fixed(a.heading, 4); f.comma(); f.fixed(a.pitch, 4); f.comma(); f.fixed(a.roll, 4)
     }
 
     /// `--trace`: the filter's inner state after each gyro sample (for tuning and diagnosis).
@@ -33,12 +36,48 @@ public enum PoseExport {
     }
 
     /// Writes the poses of `logPath` to `output` (atomically), or to stdout when nil.
+    ///
+    /// `north` chooses the north reference from the log's first usable GPS fix (nil: none) and
+    /// `params` the filter's parameters for it. The reference must be known before the first
+    /// pose, but finding out that a log has no fix means reading all of it. So for a file
+    /// output the poses are fused at once as if there were none, and only if a usable fix
+    /// turns up is that pass dropped (nothing of it is kept, notices included) and the log
+    /// fused again with the fix's reference: a log without GPS is read once, not twice. On
+    /// stdout, which cannot be taken back, the log is first looked through for a fix.
     @discardableResult
-    public static func run(logPath: String, output: URL?, params: ComplementaryFilterParams, trace: URL? = nil,
-                           notice: @escaping (String) -> Void) throws -> Int {
+    public static func run(logPath: String, output: URL?,
+                           north: (GPSFix?) -> NorthReference,
+                           params: (NorthReference) throws -> ComplementaryFilterParams,
+                           trace: URL? = nil, notice: @escaping (String) -> Void) throws -> Int {
+        if output != nil {
+            var held: [String] = []
+            let reference = north(nil)
+            do {
+                let rows = try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
+                                    stopAtFirstUsableFix: true, notice: { held.append($0) })
+                notice("north: \(reference.explanation)")
+                held.forEach(notice)
+                return rows
+            } catch let found as FusionPass.FirstUsableFix {
+                let reference = north(found.fix)
+                notice("north: \(reference.explanation)")
+                return try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
+                                stopAtFirstUsableFix: false, notice: notice)
+            }
+        }
+        let reference = north(try TrueNorth.firstFix(logPath: logPath))
+        notice("north: \(reference.explanation)")
+        return try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
+                        stopAtFirstUsableFix: false, notice: notice)
+    }
+
+    /// One pass: the poses of `logPath` with `params` to `output` or stdout.
+    static func fuse(logPath: String, output: URL?, params: ComplementaryFilterParams, trace: URL?,
+                     stopAtFirstUsableFix: Bool, notice: @escaping (String) -> Void) throws -> Int {
         let reader = try openLogSource(path: logPath)
         var pass = FusionPass(params: params)
         pass.onNotice = notice
+        pass.stopAtFirstUsableFix = stopAtFirstUsableFix
         let traceWriter = try trace.map { try AtomicTextWriter(url: $0) }
         if let traceWriter {
             try traceWriter.write(traceHeader)
@@ -48,18 +87,26 @@ public enum PoseExport {
         if let output {
             let writer = try AtomicTextWriter(url: output)
             try writer.write(header)
-            pass.onPose = { t, pose in try writer.write(row(time: t, pose: pose)); rows += 1 }
+            pass.onPose = { t, pose in try writer.writeLine { appendRow(time: t, pose: pose, to: &$0) }; rows += 1 }
             _ = try pass.run(reader)
             try writer.commit()
         } else {
-            var buffer = header + "\n"
+            var buffer = LineBytes.allocate(capacity: 1 << 17)
+            defer { buffer.deallocate() }
+            func flush() {
+                FileHandle.standardOutput.write(Data(buffer.bytes))
+                buffer.removeAll()
+            }
+            buffer.append(contentsOf: header.utf8)
+            buffer.byte(0x0A)
             pass.onPose = { t, pose in
-                buffer += row(time: t, pose: pose) + "\n"
+                appendRow(time: t, pose: pose, to: &buffer)
+                buffer.byte(0x0A)
                 rows += 1
-                if buffer.utf8.count > 1 << 16 { FileHandle.standardOutput.write(Data(buffer.utf8)); buffer = "" }
+                if buffer.count > 1 << 16 { flush() }
             }
             _ = try pass.run(reader)
-            FileHandle.standardOutput.write(Data(buffer.utf8))
+            flush()
         }
         try traceWriter?.commit()
         if rows == 0 {
@@ -70,38 +117,3 @@ public enum PoseExport {
 }
 
 
-/// Numbers with a fixed count of decimals, as printf's `%.Nf` writes them (sign of negative
-/// values and of −0 kept, half-way cases rounded as printf does). The digits come from the
-/// value scaled by 10^N and rounded; when that product lies within 10⁻⁶ of a half-way point,
-/// where its own rounding could differ from printf's exact decimal rounding, printf is asked.
-struct FixedPoint {
-    private var bytes: [UInt8] = []
-    private static let powers: [Double] = (0...15).map { pow(10, Double($0)) }
-
-    init() { bytes.reserveCapacity(128) }
-
-    mutating func comma() { bytes.append(UInt8(ascii: ",")) }
-
-    mutating func append(_ v: Double, _ decimals: Int) {
-        let scaled = abs(v) * Self.powers[decimals]
-        let floor = scaled.rounded(.down)
-        guard v.isFinite, scaled < 9e15, abs(scaled - floor - 0.5) > 1e-6 else {
-            bytes.append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
-            return
-        }
-        var n = UInt64(scaled.rounded(.toNearestOrEven))
-        if v.sign == .minus { bytes.append(UInt8(ascii: "-")) }
-        // Digits, least significant first, then reversed in place.
-        let start = bytes.count
-        var written = 0
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(n % 10))
-            n /= 10
-            written += 1
-            if written == decimals { bytes.append(UInt8(ascii: ".")) }
-        } while n > 0 || written <= decimals
-        bytes[start...].reverse()
-    }
-
-    var string: String { String(decoding: bytes, as: UTF8.self) }
-}

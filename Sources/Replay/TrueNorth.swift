@@ -29,7 +29,13 @@ public struct NorthReference: Sendable {
 public enum TrueNorth {
     public static func reference(logPath: String, metadata: LogMetadata, magnetic: Bool,
                                  date: Date? = nil, now: Date = Date()) throws -> NorthReference {
-        guard let fix = try firstFix(logPath: logPath) else {
+        reference(firstFix: try firstFix(logPath: logPath), metadata: metadata, magnetic: magnetic, date: date, now: now)
+    }
+
+    /// The reference for a log whose first usable GPS fix is `firstFix` (nil: none).
+    public static func reference(firstFix: GPSFix?, metadata: LogMetadata, magnetic: Bool,
+                                 date: Date? = nil, now: Date = Date()) -> NorthReference {
+        guard let fix = firstFix else {
             if magnetic { return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)") }
             return NorthReference(declinationDeg: 0, isTrueNorth: false,
                                   explanation: "magnetic north: the log has no GPS fix to place the magnetic model")
@@ -62,19 +68,26 @@ public enum TrueNorth {
     /// Whether any line's sensor field (between its first and second comma) is `gps`.
     static func hasGPSRow(logPath: String) throws -> Bool {
         let lines = try LineReader(path: logPath)
-        let comma = UInt8(ascii: ","), space = UInt8(ascii: " "), tab = UInt8(ascii: "\t")
-        let gps = Array("gps".utf8)
-        while let line = try lines.nextLine() {
-            var utf8 = line.utf8[...]
-            guard let c1 = utf8.firstIndex(of: comma) else { continue }
-            utf8 = utf8[utf8.index(after: c1)...]
-            while let f = utf8.first, f == space || f == tab { utf8 = utf8.dropFirst() }
-            guard utf8.starts(with: gps) else { continue }
-            utf8 = utf8.dropFirst(gps.count)
-            while let f = utf8.first, f == space || f == tab { utf8 = utf8.dropFirst() }
-            if utf8.first == comma { return true }
+        while let found = try lines.withNextLine({ isGPSRow($0) }) {
+            if found { return true }
         }
         return false
+    }
+
+    /// Whether the sensor field of a row's bytes (between its first and second comma,
+    /// spaces and tabs around it ignored) is `gps`.
+    @inline(__always)
+    static func isGPSRow(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Find the first comma, but give up quickly on data rows of other sensors: their
+        // sensor field starts right after the time.
+        var i = 0
+        while i < b.count && b[i] != 0x2C { i += 1 }
+        i += 1
+        while i < b.count && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
+        guard i + 3 <= b.count, b[i] == 0x67, b[i + 1] == 0x70, b[i + 2] == 0x73 else { return false }
+        i += 3
+        while i < b.count && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
+        return i < b.count && b[i] == 0x2C
     }
 
     /// A `--date` value, YYYY-MM-DD, as midnight UTC; nil when malformed or not a real date.
@@ -92,12 +105,17 @@ public enum TrueNorth {
     /// The first usable GPS fix of a log (a quick scan that stops at the first one). For a
     /// poiar-log/1 file, its lines are first only looked through for a `gps` row (no numbers
     /// parsed), so a log without GPS is not parsed twice.
-    static func firstFix(logPath: String) throws -> GPSFix? {
+    public static func firstFix(logPath: String) throws -> GPSFix? {
         let reader = try openLogSource(path: logPath)
         if reader is SensorLogReader, try !hasGPSRow(logPath: logPath) { return nil }
         while let r = try reader.nextRecord() {
-            if case .gps(let fix) = r.sample, (fix.horizontalAccuracy ?? 0) <= GPSTrack.defaultMaxAccuracy { return fix }
+            if case .gps(let fix) = r.sample, isUsable(fix) { return fix }
         }
         return nil
+    }
+
+    /// Whether a fix is good enough to place the magnetic model (the GPS track's own bound).
+    public static func isUsable(_ fix: GPSFix) -> Bool {
+        (fix.horizontalAccuracy ?? 0) <= GPSTrack.defaultMaxAccuracy
     }
 }

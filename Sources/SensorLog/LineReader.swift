@@ -8,7 +8,9 @@ import POIARCore
 package final class LineReader {
     package let path: String
     private let file: gzFile
-    private var buffer: [UInt8]
+    /// The read buffer: bytes `start..<end` are read but not yet handed out.
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
     private var start = 0, end = 0
     private var atEOF = false
     package private(set) var lineNumber = 0
@@ -29,61 +31,72 @@ package final class LineReader {
         }
         file = f
         gzbuffer(f, 1 << 16)
-        buffer = [UInt8](repeating: 0, count: 1 << 16)
+        capacity = 1 << 16
+        buffer = .allocate(capacity: capacity)
     }
 
-    deinit { gzclose(file) }
+    deinit {
+        gzclose(file)
+        buffer.deallocate()
+    }
 
     /// The next line without its terminator, or nil at the end of the file.
     package func nextLine() throws -> String? {
+        try withNextLine { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with the next line's bytes (without its terminator; without the BOM on
+    /// the first line) and returns its result, or nil at the end of the file. The bytes are
+    /// valid only during the call.
+    @inline(__always)
+    package func withNextLine<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) throws -> R? {
         while true {
-            if let nl = buffer[start..<end].firstIndex(of: UInt8(ascii: "\n")) {
-                var lineEnd = nl
-                if lineEnd > start && buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-                let line = makeString(start, lineEnd)
+            let available = end - start
+            if available > 0, let hit = memchr(buffer + start, 0x0A, available) {
+                let nl = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                let line = lineBytes(start, nl)
                 start = nl + 1
-                lineNumber += 1
-                return line
+                return try body(line)
             }
             if atEOF {
                 if start == end { return nil }
-                var lineEnd = end
-                if buffer[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
-                let line = makeString(start, lineEnd)
+                let line = lineBytes(start, end)
                 start = end
-                lineNumber += 1
-                return line
+                return try body(line)
             }
             try fill()
         }
     }
 
-    private func makeString(_ from: Int, _ to: Int) -> String {
-        var from = from
+    /// Bytes `from..<to` as a line (CR before the LF and a leading BOM removed); counts it.
+    @inline(__always)
+    private func lineBytes(_ from: Int, _ to: Int) -> UnsafeBufferPointer<UInt8> {
+        var from = from, to = to
+        if to > from && buffer[to - 1] == 0x0D { to -= 1 }
         if lineNumber == 0 && to - from >= 3 && buffer[from] == 0xEF && buffer[from + 1] == 0xBB && buffer[from + 2] == 0xBF {
             from += 3
         }
-        return buffer.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[from..<to]), as: UTF8.self) }
+        lineNumber += 1
+        return UnsafeBufferPointer(start: buffer + from, count: to - from)
     }
 
     private func fill() throws {
         if start > 0 {
-            buffer.withUnsafeMutableBufferPointer { b in
-                _ = memmove(b.baseAddress!, b.baseAddress! + start, end - start)
-            }
+            memmove(buffer, buffer + start, end - start)
             end -= start
             start = 0
         }
-        if end == buffer.count {
-            if buffer.count >= LineReader.maxLineLength {
+        if end == capacity {
+            if capacity >= LineReader.maxLineLength {
                 throw InputError(file: path, line: lineNumber + 1, "line longer than \(LineReader.maxLineLength) bytes: not a poiar-log/1 CSV file")
             }
-            buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: end)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
         }
-        let capacity = buffer.count - end
-        let n = buffer.withUnsafeMutableBufferPointer { b in
-            gzread(file, b.baseAddress! + end, UInt32(capacity))
-        }
+        let n = gzread(file, buffer + end, UInt32(capacity - end))
         if lineNumber == 0 && end == 0 { isCompressed = gzdirect(file) == 0 }
         if n < 0 {
             var code: Int32 = 0

@@ -29,6 +29,11 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var sequence = 0
     private var newestTime = -Double.infinity
     private var lastEmittedTime = -Double.infinity
+    /// Time and line of each sensor's last row (gyro, accel and mag in their own slots,
+    /// which the fast path reaches without hashing a name).
+    private var lastGyro: (time: Double, line: Int)?
+    private var lastAccel: (time: Double, line: Int)?
+    private var lastMag: (time: Double, line: Int)?
     private var lastTimeBySensor: [String: (time: Double, line: Int)] = [:]
     private var unknownSensors: Set<String> = []
     private var firstRowLine: Int?
@@ -82,12 +87,19 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             if let top = earliestPending, top.record.sample.time <= newestTime - reorderWindow {
                 return emit(popEarliest())
             }
-            guard let line = try lines.nextLine() else {
+            var parsed: LogRecord?
+            let more = try lines.withNextLine { bytes -> Bool in
+                let lineNumber = lines.lineNumber
+                parsed = try parseFast(bytes, lineNumber: lineNumber)
+                    ?? parse(String(decoding: bytes, as: UTF8.self), lineNumber: lineNumber)
+                return true
+            }
+            if more == nil {
                 exhausted = true
                 try units.finish(path: path)
                 break
             }
-            if let record = try parseFast(line, lineNumber: lines.lineNumber) ?? parse(line, lineNumber: lines.lineNumber) {
+            if let record = parsed {
                 let t = record.sample.time
                 if t < lastEmittedTime {
                     throw InputError(file: path, line: record.line, field: "time",
@@ -208,11 +220,23 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             }
             return nil
         }
-        if let previous = lastTimeBySensor[sensor], time < previous.time {
-            throw fail("time", "\(sensor) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
+        switch sample {
+        case .gyro: try checkOrder(&lastGyro, sensor, time, lineNumber)
+        case .accel: try checkOrder(&lastAccel, sensor, time, lineNumber)
+        case .mag: try checkOrder(&lastMag, sensor, time, lineNumber)
+        case .gps, .frame: try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
         }
-        lastTimeBySensor[sensor] = (time, lineNumber)
         return LogRecord(sample: sample, line: lineNumber)
+    }
+
+    /// Throws when `sensor`'s time steps back from its previous row; records this row.
+    @inline(__always)
+    private func checkOrder(_ last: inout (time: Double, line: Int)?, _ sensor: String, _ time: Double, _ lineNumber: Int) throws {
+        if let previous = last, time < previous.time {
+            throw InputError(file: path, line: lineNumber, field: "time",
+                             "\(sensor) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
+        }
+        last = (time, lineNumber)
     }
 }
 
@@ -221,30 +245,27 @@ extension SensorLogReader {
     /// fields with plain decimal numbers. Anything else (other sensors, spaces, exponents,
     /// NaN, a missing value, a wrong column count) returns nil and takes the general path,
     /// which gives the same result or the same error.
-    private func parseFast(_ raw: String, lineNumber: Int) throws -> LogRecord? {
-        var raw = raw
-        guard let parsed = raw.withUTF8({ FastRow(bytes: $0) }) else { return nil }
+    private func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> LogRecord? {
+        guard let parsed = FastRow(bytes: bytes) else { return nil }
         let time = parsed.time, v = parsed.vector
         let sample: SensorSample
-        let sensor: String
         func fail(_ field: String?, _ message: String) -> InputError {
             InputError(file: path, line: lineNumber, field: field, message)
         }
         switch parsed.kind {
         case .gyro:
             try units.check(gyro: v) { fail("x", $0) }
-            sample = .gyro(time: time, rate: v); sensor = "gyro"
+            try checkOrder(&lastGyro, "gyro", time, lineNumber)
+            sample = .gyro(time: time, rate: v)
         case .accel:
             try units.check(accel: v, line: lineNumber) { fail("x", $0) }
-            sample = .accel(time: time, force: v); sensor = "accel"
+            try checkOrder(&lastAccel, "accel", time, lineNumber)
+            sample = .accel(time: time, force: v)
         case .mag:
             try units.check(mag: v, line: lineNumber) { fail("x", $0) }
-            sample = .mag(time: time, field: v); sensor = "mag"
+            try checkOrder(&lastMag, "mag", time, lineNumber)
+            sample = .mag(time: time, field: v)
         }
-        if let previous = lastTimeBySensor[sensor], time < previous.time {
-            throw fail("time", "\(sensor) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
-        }
-        lastTimeBySensor[sensor] = (time, lineNumber)
         return LogRecord(sample: sample, line: lineNumber)
     }
 
@@ -276,71 +297,100 @@ private struct FastRow {
     var time: Double
     var vector: Vector3
 
+    /// `time,sensor,x,y,z,` with plain decimal numbers and an empty accuracy, read front to
+    /// back; anything else (spaces, exponents, other sensors, another column count) is nil.
+    @inline(__always)
     init?(bytes b: UnsafeBufferPointer<UInt8>) {
-        // Field boundaries: exactly five commas.
-        var commas = (0, 0, 0, 0, 0)
-        var n = 0
-        for i in 0..<b.count where b[i] == 0x2C {
-            switch n {
-            case 0: commas.0 = i
-            case 1: commas.1 = i
-            case 2: commas.2 = i
-            case 3: commas.3 = i
-            case 4: commas.4 = i
-            default: return nil
-            }
-            n += 1
+        var i = 0
+        guard let t = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        i += 1
+        let rest = b.count - i
+        if rest > 5, b[i] == 0x67, b[i + 1] == 0x79, b[i + 2] == 0x72, b[i + 3] == 0x6F, b[i + 4] == 0x2C {
+            kind = .gyro; i += 5
+        } else if rest > 6, b[i] == 0x61, b[i + 1] == 0x63, b[i + 2] == 0x63, b[i + 3] == 0x65, b[i + 4] == 0x6C, b[i + 5] == 0x2C {
+            kind = .accel; i += 6
+        } else if rest > 4, b[i] == 0x6D, b[i + 1] == 0x61, b[i + 2] == 0x67, b[i + 3] == 0x2C {
+            kind = .mag; i += 4
+        } else {
+            return nil
         }
-        guard n == 5 else { return nil }
-        let nameStart = commas.0 + 1, nameLength = commas.1 - nameStart
-        switch nameLength {
-        case 4 where b[nameStart] == 0x67 && b[nameStart + 1] == 0x79 && b[nameStart + 2] == 0x72 && b[nameStart + 3] == 0x6F: kind = .gyro
-        case 5 where b[nameStart] == 0x61 && b[nameStart + 1] == 0x63 && b[nameStart + 2] == 0x63 && b[nameStart + 3] == 0x65 && b[nameStart + 4] == 0x6C: kind = .accel
-        case 3 where b[nameStart] == 0x6D && b[nameStart + 1] == 0x61 && b[nameStart + 2] == 0x67: kind = .mag
-        default: return nil
-        }
-        guard commas.4 + 1 == b.count,  // accuracy empty
-              let t = FastRow.decimal(b, 0, commas.0),
-              let x = FastRow.decimal(b, commas.1 + 1, commas.2),
-              let y = FastRow.decimal(b, commas.2 + 1, commas.3),
-              let z = FastRow.decimal(b, commas.3 + 1, commas.4)
-        else { return nil }
+        guard let x = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        i += 1
+        guard let y = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        i += 1
+        guard let z = FastRow.decimal(b, &i), i + 1 == b.count, b[i] == 0x2C else { return nil }  // accuracy empty
         time = t
         vector = Vector3(x, y, z)
     }
 
-    /// A plain decimal number (optional sign, digits, optional point and digits) parsed
-    /// exactly: up to 15 significant digits and 22 decimals, the integer mantissa and the
-    /// power of ten are both exact doubles, so one division rounds correctly (Clinger's fast
-    /// path). Anything else returns nil.
-    static func decimal(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
-        var i = from
-        guard i < to else { return nil }
+    /// A plain decimal number at `i` (optional sign, digits, optional point and digits, at
+    /// least one digit), read up to the first other byte, where `i` is left. Parsed exactly:
+    /// with at most 19 digits, a mantissa ≤ 2⁵³ and at most 22 decimals, the integer mantissa
+    /// and the power of ten are both exact doubles, so one division rounds correctly
+    /// (Clinger's fast path). Anything else returns nil (the general parser decides).
+    @inline(__always)
+    static func decimal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
+        let n = b.count
+        var j = i
         var negative = false
-        if b[i] == 0x2D { negative = true; i += 1 } else if b[i] == 0x2B { i += 1 }
+        if j < n, b[j] == 0x2D { negative = true; j += 1 } else if j < n, b[j] == 0x2B { j += 1 }
         var mantissa: UInt64 = 0
-        var digits = 0, decimals = 0
-        var sawPoint = false, sawDigit = false
-        while i < to {
-            let c = b[i]
-            if c >= 0x30 && c <= 0x39 {
-                sawDigit = true
-                if mantissa != 0 || c != 0x30 { digits += 1 }
-                guard digits <= 15 else { return nil }
-                mantissa = mantissa * 10 + UInt64(c - 0x30)
-                if sawPoint { decimals += 1 }
-            } else if c == 0x2E && !sawPoint {
-                sawPoint = true
-            } else {
-                return nil
-            }
-            i += 1
+        let digitsStart = j
+        while j < n {
+            let d = b[j] &- 0x30
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            j += 1
         }
-        guard sawDigit, decimals <= 22 else { return nil }
+        var digits = j - digitsStart
+        var decimals = 0
+        if j < n, b[j] == 0x2E {
+            j += 1
+            let fractionStart = j
+            while j < n {
+                let d = b[j] &- 0x30
+                if d > 9 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                j += 1
+            }
+            decimals = j - fractionStart
+            digits += decimals
+        }
+        guard digits > 0, digits <= 19, decimals <= 22, mantissa <= 1 << 53 else { return nil }
+        i = j
         var v = Double(mantissa)
-        if decimals > 0 { v /= powersOfTen[decimals] }
+        if decimals > 0 { v /= exactPowerOfTen(decimals) }
         return negative ? -v : v
     }
 
-    static let powersOfTen: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { a, _ in a * 10 } }
+    /// 10^k for k in 0...22 (each exactly representable as a double).
+    @inline(__always)
+    static func exactPowerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: return 1e0
+        case 1: return 1e1
+        case 2: return 1e2
+        case 3: return 1e3
+        case 4: return 1e4
+        case 5: return 1e5
+        case 6: return 1e6
+        case 7: return 1e7
+        case 8: return 1e8
+        case 9: return 1e9
+        case 10: return 1e10
+        case 11: return 1e11
+        case 12: return 1e12
+        case 13: return 1e13
+        case 14: return 1e14
+        case 15: return 1e15
+        case 16: return 1e16
+        case 17: return 1e17
+        case 18: return 1e18
+        case 19: return 1e19
+        case 20: return 1e20
+        case 21: return 1e21
+        case 22: return 1e22
+        default: preconditionFailure("10^\(k) is not an exact double")
+        }
+    }
 }

@@ -39,22 +39,26 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let reader = try openLogSource(path: log)
-            let north = try TrueNorth.reference(logPath: log, metadata: reader.metadata, magnetic: magnetic,
-                                                date: date.flatMap(TrueNorth.parseDate))
-            printNotice("north: \(north.explanation)")
-            var params = ComplementaryFilterParams()
-            north.apply(to: &params)
-            for assignment in filterParams {
-                do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
+            let metadata = try openLogSource(path: log).metadata
+            let when = date.flatMap(TrueNorth.parseDate)
+            func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
+                var params = ComplementaryFilterParams()
+                north.apply(to: &params)
+                for assignment in filterParams {
+                    do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
+                }
+                return params
             }
             if let benchFilter {
+                let north = try TrueNorth.reference(logPath: log, metadata: metadata, magnetic: magnetic, date: when)
+                printNotice("north: \(north.explanation)")
                 let samples = try FilterBenchmark.load(try openLogSource(path: log))
-                printNotice(FilterBenchmark.run(samples: samples, params: params, passes: benchFilter).report)
+                printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: benchFilter).report)
                 return
             }
-            try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) }, params: params,
-                               trace: trace.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
+            try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) },
+                               north: { TrueNorth.reference(firstFix: $0, metadata: metadata, magnetic: magnetic, date: when) },
+                               params: parameters, trace: trace.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Pose CSV row formatting")
 struct PoseRowFormatTests {
-    /// `FixedPoint` writes what printf's %.Nf writes, byte for byte.
+    /// `LineBytes.fixed` writes what printf's %.Nf writes, byte for byte.
     @Test func fixedPointMatchesPrintf() {
         var state: UInt64 = 12345
         func next() -> Double {
@@ -18,11 +18,10 @@ struct PoseRowFormatTests {
             let u = next(), e = Int(next() * 14) - 8
             values.append((u * 2 - 1) * pow(10, Double(e)))
         }
-        for decimals in [4, 6, 9] {
+        for decimals in [0, 1, 4, 6, 9, 12] {
             for v in values {
-                var f = FixedPoint()
-                f.append(v, decimals)
-                #expect(f.string == String(format: "%.\(decimals)f", v), "\(v) with \(decimals) decimals")
+                let s = LineBytes.string { $0.fixed(v, decimals) }
+                #expect(s == String(format: "%.\(decimals)f", v), "\(v) with \(decimals) decimals")
             }
         }
     }

@@ -343,3 +343,51 @@ struct RowErrorTests {
         try check("0.010,,0.1,0.2,0.3,", field: "sensor", ["missing sensor name"])
     }
 }
+
+@Suite("SensorLogReader: the byte-level fast path")
+struct FastPathTests {
+    /// Rows the fast path reads (plain decimals) give exactly what Swift's own Double(String)
+    /// gives, and rows it hands on (exponents, spaces, long mantissas) the same as before.
+    @Test func fastPathNumbersEqualDoubleParsing() throws {
+        var rng = SplitMix64(seed: 7)
+        var texts: [String] = ["0", "-0", "+1.5", "1.", ".5", "-.25", "0.000000000000000000001", "9.007199254740993",
+                               "1.23456789012345678", "1.234567890123456789", "3.14159265358979323846", " 2.5", "2.5 ",
+                               "1e-3", "-2.5E+1", "0.1000000000000000055511151231257827"]
+        for _ in 0..<3000 {
+            // Up to 20 digits, at most one before the point (values the unit checks accept).
+            let digits = Int(rng.next() % 20) + 1, point = Int(rng.next() % UInt64(min(digits, 1) + 1))
+            var s = rng.next() % 3 == 0 ? "-" : ""
+            for k in 0..<digits {
+                if k == point && k > 0 { s += "." }
+                s += String(rng.next() % 10)
+            }
+            if point == 0 { s = (s.hasPrefix("-") ? "-." : ".") + s.drop(while: { $0 == "-" }) }
+            texts.append(s)
+        }
+        let folder = try makeTemporaryFolder()
+        defer { cleanUp(folder) }
+        var rows: [String] = []
+        for (i, t) in texts.enumerated() {
+            rows.append("\(Double(i) * 0.01),gyro,\(t),0.25,-1,")
+            rows.append("\(Double(i) * 0.01),mag,1,\(t),2,")
+        }
+        // Times near and past 2^53 (exact integers end there).
+        let times = ["9007199254740991", "9007199254740992", "9007199254740993", "123456789012345678", "123456789012345678.5"]
+        rows += times.map { "\($0),gyro,0,0,0," }
+        var records = try readAll(try write(logText(rows), to: "numbers.csv", in: folder))
+        #expect(records.count == rows.count)
+        for (t, r) in zip(times, records.suffix(times.count)) {
+            #expect(r.sample.time.bitPattern == Double(t)!.bitPattern, "\(t)")
+        }
+        records.removeLast(times.count)
+        for (k, r) in records.enumerated() {
+            let text = texts[k / 2].trimmingCharacters(in: .whitespaces)
+            let expected = Double(text)!
+            switch r.sample {
+            case .gyro(_, let v): #expect(v.x.bitPattern == expected.bitPattern, "\(text)")
+            case .mag(_, let v): #expect(v.y.bitPattern == expected.bitPattern, "\(text)")
+            default: Issue.record("unexpected sample \(r.sample)")
+            }
+        }
+    }
+}
