@@ -65,15 +65,18 @@ public struct LayoutOptions: Sendable {
     public var orderHysteresisMetres: Double = 10
     /// …and by more than this fraction of the nearer distance (default 0.1).
     public var orderHysteresisFraction: Double = 0.1
-    /// A label that was lifted over another last frame stays lifted while their boxes come
-    /// within this many pixels of each other (default 12), so a label does not drop and
-    /// jump back as its anchor jitters at the edge of an overlap.
-    public var stackHysteresis: Double = 40
+    /// A label that leaves the view (or the labels drawn) and comes back within this many
+    /// seconds takes its old stack level again if that place is clear (default 10).
+    public var levelMemory: Double = 10
+    /// A label taking a new level (coming into view, pushed or dropping) needs this many
+    /// pixels clear on each side there (default 24); keeping its level needs only a clear box.
+    /// The slack absorbs the small drifts between labels that would otherwise bump it again.
+    public var levelMargin: Double = 24
     /// Time constant of the vertical easing of a label whose stack level changed (default
     /// 0.25 s; 0 disables). Per second, not per frame, so it holds at any frame rate.
     public var verticalSmoothingTau: Double = 0.25
     /// A label that could drop to a lower stack level (the label under it moved away) waits
-    /// this long, in seconds, before it does (default 2): short gaps do not make it bob.
+    /// this long, in seconds, before it does (default 6): short gaps do not make it bob.
     /// Rising is never delayed: it is what keeps boxes from overlapping.
     public var dropDelay: Double = 6
 
@@ -86,7 +89,7 @@ public struct LayoutOptions: Sendable {
     public func scaled(by scale: Double) -> LayoutOptions {
         var l = self
         l.leaderLength *= scale
-        l.stackHysteresis *= scale
+        l.levelMargin *= scale
         if case .manual(let threshold, let k) = distanceOffset { l.distanceOffset = .manual(threshold: threshold, pixelsPerMetre: k * scale) }
         return l
     }
@@ -98,16 +101,15 @@ public struct LayoutMemory: Sendable {
     var order: [String] = []
     /// Last frame's distance of every candidate, metres.
     var distances: [String: Double] = [:]
-    /// (lifted label, label it was lifted over) pairs of last frame.
-    var stacked: Set<Pair> = []
     /// Last frame's stack level and drawn height above its unstacked position (px) of each
     /// visible label.
     var levels: [String: (level: Int, lift: Double)] = [:]
+    /// The last stack level of labels seen within `levelMemory` seconds, and when.
+    var recentLevels: [String: (level: Int, time: Double)] = [:]
     /// Since when a label could have dropped to a lower level but was held.
     var dropSince: [String: Double] = [:]
     var time: Double?
 
-    struct Pair: Hashable, Sendable { var upper: String, lower: String }
     public init() {}
 }
 
@@ -144,74 +146,169 @@ public struct LabelLayout: Sendable {
                        memory: inout LayoutMemory?, time: Double) -> [PlacedLabel] {
         var result = candidates.map { PlacedLabel(id: $0.id, box: nil, stackLevel: 0, visible: false) }
         let order = stackingOrder(candidates, memory: memory)
-        let previousPairs = memory?.stacked ?? []
-        var placed: [(id: String, box: Rect)] = []
-        var baseY: [String: Double] = [:]  // each label's unstacked top edge
-        var stacked: Set<LayoutMemory.Pair> = []
-        var dropSince: [String: Double] = [:]
-        var shown = 0
+        // The candidates that may be drawn, in stacking order, with their unstacked boxes.
+        var eligible: [(index: Int, box: Rect)] = []
         for i in order {
             let c = candidates[i]
-            guard shown < options.maxVisible, let anchor = c.anchor,
+            guard let anchor = c.anchor,
                   anchor.x >= 0, anchor.x <= imageWidth, anchor.y >= 0, anchor.y <= imageHeight,
                   options.maxDistance.map({ c.distance <= $0 }) ?? true
             else { continue }
             let size = sizing.labelSize(name: c.name, detail: c.detail)
             let raise = options.distanceOffset.offset(distance: c.distance, imageHeight: imageHeight)
-            var box = Rect(x: anchor.x - size.width / 2, y: anchor.y - options.leaderLength - raise - size.height,
-                           width: size.width, height: size.height)
-            baseY[c.id] = box.y
-            var level = 0
-            var liftedOver: [String] = []
-            // Lift above the lowest overlapping box until clear. Each lift moves the box above
-            // a placed box it was not above yet (the box only rises, so it never meets that one
-            // again), so it ends after at most `placed.count` lifts. A pair stacked last frame
-            // counts as overlapping within the hysteresis margin.
-            while let blocker = placed.filter({ p in
-                !liftedOver.contains(p.id)
-                    && overlaps(box, p.box, margin: previousPairs.contains(.init(upper: c.id, lower: p.id)) ? options.stackHysteresis : 0)
-            }).max(by: { $0.box.minY < $1.box.minY }) {
-                box.y = blocker.box.minY - options.stackGap - box.height
-                level += 1
-                liftedOver.append(blocker.id)
-            }
-            // Calm: a label keeps last frame's height while that place is still clear: it does
-            // not rise for a different stack below it that it does not touch, and it drops to
-            // a lower level only once that has been possible for `dropDelay` seconds.
-            if let previous = memory?.levels[c.id], level != previous.level {
-                let sticky = Rect(x: box.x, y: baseY[c.id]! - previous.lift, width: box.width, height: box.height)
-                let clear = sticky.minY >= 0 && !placed.contains(where: { $0.box.intersects(sticky) })
-                let droppable = level < previous.level
-                let since = droppable ? (memory?.dropSince[c.id] ?? time) : time
-                if clear && (!droppable || time - since < options.dropDelay) {
-                    box = sticky
-                    level = previous.level
-                    if droppable { dropSince[c.id] = since }
+            eligible.append((i, Rect(x: anchor.x - size.width / 2, y: anchor.y - options.leaderLength - raise - size.height,
+                                     width: size.width, height: size.height)))
+        }
+        var placed: [Rect] = []
+        if var m = memory {
+            placeOnLevels(eligible, candidates: candidates, result: &result, placed: &placed, memory: &m, time: time)
+            // Only the labels drawn keep their place in the order.
+            m.order = order.filter { result[$0].visible }.map { candidates[$0].id }
+            memory = m
+        } else {
+            for (i, base) in eligible where placed.count < options.maxVisible {
+                var box = base
+                var level = 0
+                var liftedOver: [Int] = []
+                // Lift above the lowest overlapping box until clear. Each lift moves the box
+                // above a placed box it was not above yet (the box only rises, so it never
+                // meets that one again), so it ends after at most `placed.count` lifts.
+                while let blocker = placed.indices.filter({ !liftedOver.contains($0) && box.intersects(placed[$0]) })
+                    .max(by: { placed[$0].minY < placed[$1].minY }) {
+                    box.y = placed[blocker].minY - options.stackGap - box.height
+                    level += 1
+                    liftedOver.append(blocker)
+                }
+                result[i].box = box
+                result[i].stackLevel = level
+                if box.minY >= 0, options.maxStackLevel.map({ level <= $0 }) ?? true {
+                    result[i].visible = true
+                    placed.append(box)
                 }
             }
-            result[i].box = box
-            result[i].stackLevel = level
-            if box.minY >= 0, options.maxStackLevel.map({ level <= $0 }) ?? true {
-                result[i].visible = true
-                placed.append((c.id, box))
-                for lower in liftedOver { stacked.insert(.init(upper: c.id, lower: lower)) }
-                shown += 1
-            }
-        }
-        if memory != nil {
-            ease(&result, placed: placed, baseY: baseY, memory: memory!, time: time)
-            // Only the labels drawn keep their place in the order.
-            memory!.order = order.filter { result[$0].visible }.map { candidates[$0].id }
-            memory!.distances = Dictionary(candidates.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
-            memory!.stacked = stacked
-            memory!.levels = Dictionary(result.compactMap { r in
-                guard r.visible, let box = r.box, let base = baseY[r.id] else { return nil }
-                return (r.id, (r.stackLevel, base - box.y))
-            }, uniquingKeysWith: { a, _ in a })
-            memory!.dropSince = dropSince
-            memory!.time = time
         }
         return result
+    }
+
+    /// The calm layout of a sequence. Levels are fixed steps (the tallest label plus the gap)
+    /// above each label's own unstacked place. A label keeps its level from frame to frame (or
+    /// from before it left the view, for `levelMemory` seconds) as long as its box there is
+    /// clear; labels keeping their level are placed first (lowest levels first, nearer first),
+    /// so a label that moves can never push one that stays. Then the rest: one whose place was taken moves to
+    /// the nearest level clear by `levelMargin`, up first; a new one takes the lowest such
+    /// level, as in the stateless layout. Last, a label that could drop to a lower clear level
+    /// does so once that has been possible for `dropDelay` seconds. Changes ease (`ease`).
+    /// The `maxVisible` nearest labels in view are the candidates.
+    private func placeOnLevels(_ eligible: [(index: Int, box: Rect)], candidates: [LabelCandidate],
+                               result: inout [PlacedLabel], placed: inout [Rect], memory: inout LayoutMemory, time: Double) {
+        let chosen: [(index: Int, box: Rect)]
+        if eligible.count > options.maxVisible {
+            let nearest = Set(eligible.map(\.index).sorted {
+                candidates[$0].distance != candidates[$1].distance ? candidates[$0].distance < candidates[$1].distance
+                    : candidates[$0].id < candidates[$1].id
+            }.prefix(options.maxVisible))
+            chosen = eligible.filter { nearest.contains($0.index) }
+        } else {
+            chosen = eligible
+        }
+        let step = (chosen.map(\.box.height).max() ?? 0) + options.stackGap
+        let cap = options.maxStackLevel ?? Int.max
+        var owners: [Int] = []  // position in `chosen` of each placed box
+        var level = [Int?](repeating: nil, count: chosen.count)
+
+        /// Where label `k` goes at level `l`: `l` steps above its unstacked place, lifted over
+        /// any box of a lower level in the way; nil when that leaves the image or touches a
+        /// box of the same or a higher level (with `margin` px to spare on each side).
+        func position(_ k: Int, _ l: Int, margin: Double) -> Rect? {
+            let base = chosen[k].box
+            var b = Rect(x: base.x, y: base.y - Double(l) * step, width: base.width, height: base.height)
+            guard l >= 0, l <= cap, b.minY >= 0 else { return nil }
+            var liftedOver: [Int] = []
+            while let blocker = owners.indices.filter({ s in
+                owners[s] != k && level[owners[s]]! < l && !liftedOver.contains(s) && placed[s].intersects(b)
+            }).max(by: { placed[$0].minY < placed[$1].minY }) {
+                b.y = placed[blocker].minY - options.stackGap - b.height
+                liftedOver.append(blocker)
+            }
+            guard b.minY >= 0 else { return nil }
+            let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
+            for s in owners.indices where owners[s] != k && level[owners[s]]! >= l {
+                if placed[s].intersects(wide) { return nil }
+            }
+            return b
+        }
+        func place(_ k: Int, _ l: Int, _ b: Rect) {
+            level[k] = l
+            owners.append(k)
+            placed.append(b)
+        }
+        func highest(_ k: Int) -> Int { min(cap, Int((chosen[k].box.minY / step).rounded(.down))) }
+        let previous: [Int?] = chosen.map { c in
+            memory.recentLevels[candidates[c.index].id].flatMap { time - $0.time <= options.levelMemory ? $0.level : nil }
+        }
+        // Who wins where two labels want the same place: the nearer (as in the stateless layout).
+        let byDistance = chosen.indices.sorted {
+            let a = candidates[chosen[$0].index], b = candidates[chosen[$1].index]
+            return a.distance != b.distance ? a.distance < b.distance : a.id < b.id
+        }
+        // 1. Labels whose level is still free keep it (lowest levels first, then nearest first).
+        let keepers = byDistance.filter { previous[$0] != nil }.sorted { previous[$0]! < previous[$1]! }
+        for k in keepers {
+            if let b = position(k, previous[k]!, margin: 0) { place(k, previous[k]!, b) }
+        }
+        // 2. Labels whose level was taken, and new labels.
+        let margin = options.levelMargin
+        for k in byDistance where level[k] == nil && chosen[k].box.minY >= 0 {
+            let t = highest(k)
+            var tries: [Int] = []
+            if let was = previous[k] {
+                tries = Array(stride(from: was + 1, through: t, by: 1)) + Array(stride(from: min(was, t + 1) - 1, through: 0, by: -1))
+            } else {
+                tries = Array(0...max(t, 0))
+            }
+            for (l, m) in tries.map({ ($0, margin) }) + (0...max(t, 0)).map({ ($0, 0.0) }) {
+                if let b = position(k, l, margin: m) { place(k, l, b); break }
+            }
+        }
+        // 3. Labels that could drop, after `dropDelay` seconds of being able to.
+        var dropSince: [String: Double] = [:]
+        for k in byDistance {
+            guard let l = level[k], l > 0, l == previous[k] else { continue }
+            var lower: (Int, Rect)?
+            for t in 0..<l { if let b = position(k, t, margin: margin) { lower = (t, b); break } }
+            guard let (t, b) = lower else { continue }
+            let id = candidates[chosen[k].index].id
+            let since = memory.dropSince[id] ?? time
+            if time - since >= options.dropDelay {
+                let slot = owners.firstIndex(of: k)!
+                level[k] = t
+                placed[slot] = b
+            } else {
+                dropSince[id] = since
+            }
+        }
+        var placedIDs: [String] = []
+        for (slot, k) in owners.enumerated() {
+            let i = chosen[k].index
+            result[i].box = placed[slot]
+            result[i].stackLevel = level[k]!
+            result[i].visible = true
+            placedIDs.append(candidates[i].id)
+        }
+        for (k, c) in chosen.enumerated() where level[k] == nil { result[c.index].box = c.box }
+
+        let baseY = Dictionary(chosen.map { (candidates[$0.index].id, $0.box.y) }, uniquingKeysWith: { a, _ in a })
+        ease(&result, placed: Array(zip(placedIDs, placed)), baseY: baseY, memory: memory, time: time)
+        let visible = result.filter(\.visible)
+        memory.distances = Dictionary(candidates.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
+        memory.levels = Dictionary(visible.compactMap { r in
+            guard let box = r.box, let base = baseY[r.id] else { return nil }
+            return (r.id, (r.stackLevel, base - box.y))
+        }, uniquingKeysWith: { a, _ in a })
+        memory.recentLevels = memory.recentLevels.filter { time - $0.value.time <= options.levelMemory }
+        for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
+        memory.dropSince = dropSince
+        memory.time = time
     }
 
     /// The order labels are stacked in. Without memory: nearest first. With memory: the

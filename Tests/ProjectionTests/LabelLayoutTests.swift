@@ -219,3 +219,93 @@ struct FixedSizing: LabelSizing {
         #expect(second[1].stackLevel == 1 && second[1].box == first[1].box)
     }
 }
+
+@Suite struct CalmLevelTests {
+    func candidate(_ id: String, _ distance: Double, _ x: Double, _ y: Double = 600) -> LabelCandidate {
+        LabelCandidate(id: id, name: id, detail: "", distance: distance, anchor: Point2(x, y))
+    }
+    func layout(dropDelay: Double = 6) -> LabelLayout {
+        var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        o.dropDelay = dropDelay
+        o.verticalSmoothingTau = 0
+        return LabelLayout(options: o, imageWidth: 1000, imageHeight: 800)
+    }
+
+    /// A label that keeps its level is placed before any that moves: one dropping (here at
+    /// once) cannot take the place of one that stays, which would push that one up.
+    @Test func aDroppingLabelDoesNotPushOneThatStays() {
+        let l = layout(dropDelay: 0)
+        var memory: LayoutMemory? = LayoutMemory()
+        let first = l.layout([candidate("a", 10, 400), candidate("b", 20, 420), candidate("c", 30, 560)],
+                             sizing: FixedSizing(), memory: &memory, time: 0)
+        #expect(first.map(\.stackLevel) == [0, 1, 0])
+        // "a" leaves; "c" slides under "b"'s unstacked place. "b" (earlier in the order) could
+        // drop to level 0 only by taking "c"'s place: it stays at 1, "c" stays at 0.
+        let second = l.layout([candidate("b", 20, 420), candidate("c", 30, 470)], sizing: FixedSizing(), memory: &memory, time: 0.5)
+        #expect(second.map(\.stackLevel) == [1, 0])
+        #expect(second.allSatisfy { $0.visible })
+    }
+
+    /// A label back in view within `levelMemory` seconds takes its old level if it is clear.
+    @Test func aReturningLabelTakesItsOldLevel() {
+        let l = layout()
+        var memory: LayoutMemory? = LayoutMemory()
+        _ = l.layout([candidate("a", 10, 400), candidate("b", 20, 420)], sizing: FixedSizing(), memory: &memory, time: 0)
+        _ = l.layout([candidate("a", 10, 400)], sizing: FixedSizing(), memory: &memory, time: 1)  // "b" out of view
+        let back = l.layout([candidate("a", 10, 400), candidate("b", 20, 700)], sizing: FixedSizing(), memory: &memory, time: 3)
+        #expect(back[1].stackLevel == 1)  // level 0 is clear, but 1 was its level
+        // After `levelMemory` (10 s) out of view it is new again: the lowest clear level.
+        _ = l.layout([candidate("a", 10, 400)], sizing: FixedSizing(), memory: &memory, time: 4)
+        let late = l.layout([candidate("a", 10, 400), candidate("b", 20, 700)], sizing: FixedSizing(), memory: &memory, time: 15)
+        #expect(late[1].stackLevel == 0)
+    }
+
+    /// A label taking a level needs `levelMargin` px clear on each side; the stateless layout
+    /// needs only a clear box.
+    @Test func aNewLabelNeedsAMarginToTakeALevel() {
+        let l = layout()
+        var memory: LayoutMemory? = LayoutMemory()
+        // Boxes 100 wide: "b" at x 515 leaves a 15 px gap to "a" at level 0.
+        let cs = [candidate("a", 10, 400), candidate("b", 20, 515)]
+        #expect(l.layout(cs, sizing: FixedSizing()).map(\.stackLevel) == [0, 0])
+        #expect(l.layout(cs, sizing: FixedSizing(), memory: &memory, time: 0).map(\.stackLevel) == [0, 1])
+        // With 30 px it fits beside.
+        var other: LayoutMemory? = LayoutMemory()
+        #expect(l.layout([candidate("a", 10, 400), candidate("b", 20, 530)], sizing: FixedSizing(), memory: &other, time: 0)
+            .map(\.stackLevel) == [0, 0])
+    }
+
+    /// Random drifting labels over many frames: visible boxes never overlap, stay on the
+    /// image, and a label's level changes far less often than without memory.
+    @Test func visibleBoxesNeverOverlapAndLevelsStayPut() {
+        let l = layout()
+        var memory: LayoutMemory? = LayoutMemory()
+        var rng = SplitMix64(seed: 3)
+        var xs = (0..<14).map { _ in Double(rng.next() % 900) + 50 }
+        let ds = (0..<14).map { Double($0) * 37 + 20 }
+        var previousCalm: [String: Int] = [:], previousPlain: [String: Int] = [:]
+        var changesCalm = 0, changesPlain = 0
+        for frame in 0..<400 {
+            let sweep = 60 * sin(Double(frame) / 9)  // the view swings: all anchors shift together
+            for k in xs.indices { xs[k] += Double(Int(rng.next() % 7) - 3) * 0.5 }  // and drift a little
+            let cs = xs.indices.map { candidate("p\($0)", ds[$0], xs[$0] + sweep, 600 + 10 * sin(Double(frame + $0) / 5)) }
+            let calm = l.layout(cs, sizing: FixedSizing(), memory: &memory, time: Double(frame) * 0.5)
+            let plain = l.layout(cs, sizing: FixedSizing())
+            let shown = calm.filter(\.visible)
+            for i in shown.indices {
+                let b = shown[i].box!
+                #expect(b.minY >= 0 && b.minX >= -b.width && b.maxX <= 1000 + b.width)
+                for j in shown.indices where j > i { #expect(!b.intersects(shown[j].box!)) }
+            }
+            for r in calm where r.visible {
+                if let p = previousCalm[r.id], p != r.stackLevel { changesCalm += 1 }
+            }
+            for r in plain where r.visible {
+                if let p = previousPlain[r.id], p != r.stackLevel { changesPlain += 1 }
+            }
+            previousCalm = Dictionary(uniqueKeysWithValues: calm.filter(\.visible).map { ($0.id, $0.stackLevel) })
+            previousPlain = Dictionary(uniqueKeysWithValues: plain.filter(\.visible).map { ($0.id, $0.stackLevel) })
+        }
+        #expect(changesCalm * 4 < changesPlain, "calm \(changesCalm), stateless \(changesPlain)")
+    }
+}

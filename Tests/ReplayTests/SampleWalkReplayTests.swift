@@ -13,7 +13,7 @@ final class SampleWalkRun: @unchecked Sendable {  // immutable after init
 
     init() {
         out = (try? makeTempDir("walk")) ?? URL(fileURLWithPath: "/tmp/poiar-walk")
-        let r = try? runPoiar(["replay", "SampleLogs/walk.csv", "--filter", "cafe", "--out", out.path, "--jobs", "2"])
+        let r = try? runPoiar(["replay", "SampleLogs/walk.csv", "--filter", "cafe", "--out", out.path, "--jobs", "2", "--stats"])
         result = r
         frames = (try? jsonLines(out.appendingPathComponent("frames.jsonl"))) ?? []
     }
@@ -178,4 +178,42 @@ func referenceENU(from o: (Double, Double, Double), to p: (Double, Double, Doubl
     return [-sin(lam) * d[0] + cos(lam) * d[1],
             -sin(phi) * cos(lam) * d[0] - sin(phi) * sin(lam) * d[1] + cos(phi) * d[2],
             cos(phi) * cos(lam) * d[0] + cos(phi) * sin(lam) * d[1] + sin(phi) * d[2]]
+}
+
+/// The calm-over-time targets of the layout on the sample walk (docs/layout.md): stack-level
+/// changes at most 1 per label-minute, label movement within 1.2× the anchors'. The figures
+/// are recomputed here from frames.jsonl and must match what `--stats` printed.
+@Suite struct SampleWalkCalmTests {
+    let run = SampleWalkRun.shared
+
+    @Test func labelsStayCalm() throws {
+        let r = try #require(run.result)
+        let line = try #require(r.stderr.split(separator: "\n").first { $0.contains("calm:") }.map(String.init))
+        var previous: [String: (level: Int, time: Double, anchor: (Double, Double), centre: (Double, Double))] = [:]
+        var changes = 0, seconds = 0.0
+        var labelMove = 0.0, anchorMove = 0.0
+        for f in run.frames {
+            let time = try #require(f["time"] as? Double)
+            var current: [String: (level: Int, time: Double, anchor: (Double, Double), centre: (Double, Double))] = [:]
+            for a in f["annotations"] as? [[String: Any]] ?? [] where a["visible"] as? Bool == true {
+                let id = try #require(a["id"] as? String), level = try #require(a["stack_level"] as? Int)
+                let box = try #require(a["box"] as? [String: Double])
+                let anchor = (try #require(a["anchor_x"] as? Double), try #require(a["anchor_y"] as? Double))
+                let centre = (box["x"]! + box["w"]! / 2, box["y"]! + box["h"]! / 2)
+                current[id] = (level, time, anchor, centre)
+                if let p = previous[id] {
+                    if p.level != level { changes += 1 }
+                    seconds += time - p.time
+                    labelMove += hypot(centre.0 - p.centre.0, centre.1 - p.centre.1)
+                    anchorMove += hypot(anchor.0 - p.anchor.0, anchor.1 - p.anchor.1)
+                }
+            }
+            previous = current
+        }
+        let perMinute = Double(changes) / (seconds / 60)
+        #expect(line.contains("stack-level changes \(changes) in"), "\(line)")
+        #expect(perMinute <= 1.0, "\(changes) changes in \(seconds / 60) label-minutes")
+        #expect(labelMove / anchorMove <= 1.2, "movement ratio \(labelMove / anchorMove)")
+        #expect(seconds > 30 * 60)  // the walk has many labels in view: the figure means something
+    }
 }
