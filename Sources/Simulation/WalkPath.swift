@@ -4,8 +4,7 @@ import POIARCore
 
 /// A walking path: the waypoint polyline in the local ENU plane of its first point,
 /// resampled every 5 cm and smoothed with a Gaussian (σ 2 m along the path, with straight
-/// 30 m run-outs at both ends so the ends keep their direction), as tools/simulate_walk.py
-/// does. Queried by arc length: position, unit tangent and the tangent's derivative (the
+/// 30 m run-outs at both ends so the ends keep their direction). Queried by arc length: position, unit tangent and the tangent's derivative (the
 /// curvature vector, for the centripetal acceleration).
 struct WalkPath {
     let plane: LocalTangentPlane
@@ -103,6 +102,12 @@ struct WalkPath {
     /// dT/ds, 1/m.
     func curvatureVector(at u: Double) -> (e: Double, n: Double) { lerp(curvature, u) }
 
+    /// Arc length of the path's point nearest to (e, n), m.
+    func nearest(e: Double, n: Double) -> Double {
+        let i = points.indices.min { hypot(points[$0].e - e, points[$0].n - n) < hypot(points[$1].e - e, points[$1].n - n) }!
+        return s[i]
+    }
+
     /// Azimuth of the walking direction, degrees clockwise from north.
     func bearing(at u: Double) -> Double {
         let t = tangent(at: u)
@@ -110,8 +115,12 @@ struct WalkPath {
     }
 }
 
-/// A problem with the simulator's input (path, options).
+/// A problem with the simulator's input (path, options, script); `field` names the script
+/// field when there is one (`timeline[3].walk_to`).
 public struct SimulationError: Error, CustomStringConvertible, Sendable {
-    public var description: String
-    public init(_ message: String) { description = message }
+    public var field: String?
+    public var message: String
+    public var description: String { field.map { "\($0): \(message)" } ?? message }
+    public init(_ message: String) { self.message = message }
+    public init(field: String, _ message: String) { self.field = field; self.message = message }
 }

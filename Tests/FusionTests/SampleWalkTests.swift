@@ -6,15 +6,16 @@ import Testing
 
 @Suite("ComplementaryFilter on SampleLogs/walk.csv")
 struct SampleWalkTests {
-    /// walk.truth.csv: `time,qw,qx,qy,qz,movement`, keyed by time in milliseconds.
+    /// walk.truth.csv (`poiar simulate --truth`:
+    /// `time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,movement`), keyed by time in milliseconds.
     func readTruth() throws -> [Int: (q: Quaternion, moving: Bool)] {
         let text = try String(contentsOf: sampleLogs.appendingPathComponent("walk.truth.csv"), encoding: .utf8)
         var truth: [Int: (q: Quaternion, moving: Bool)] = [:]
         for (i, line) in text.split(whereSeparator: \.isNewline).enumerated() {
-            if i == 0 { #expect(line == "time,qw,qx,qy,qz,movement"); continue }
+            if i == 0 { #expect(line == "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,movement"); continue }
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
-            guard f.count == 6, let t = f[0], let w = f[1], let x = f[2], let y = f[3], let z = f[4] else { continue }
-            truth[Int((t * 1000).rounded())] = (Quaternion(w: w, x: x, y: y, z: z), f[5] == 1)
+            guard f.count == 9, let t = f[0], let w = f[1], let x = f[2], let y = f[3], let z = f[4] else { continue }
+            truth[Int((t * 1000).rounded())] = (Quaternion(w: w, x: x, y: y, z: z), f[8] == 1)
         }
         return truth
     }
@@ -50,11 +51,13 @@ struct SampleWalkTests {
         #expect(Double(matched) >= 0.99 * Double(moving), "only \(matched) of \(moving) truth rows have a pose")
         let headingRMSE = (headingSq / Double(matched)).squareRoot()
         let inclinationRMSE = (inclinationSq / Double(matched)).squareRoot()
-        #expect(headingRMSE < 2.5, "heading RMSE \(headingRMSE)°")
-        #expect(inclinationRMSE < 1.0, "inclination RMSE \(inclinationRMSE)°")
-        #expect(worstInclination < 5, "worst inclination error \(worstInclination)°")
+        // Measured on the walk made by `poiar simulate --script SampleLogs/walk.script.json`:
+        // heading 1.370°, inclination 0.502°, worst inclination 2.18°, bias off by 13 % of its norm.
+        #expect(headingRMSE < 1.5, "heading RMSE \(headingRMSE)°")
+        #expect(inclinationRMSE < 0.55, "inclination RMSE \(inclinationRMSE)°")
+        #expect(worstInclination < 2.5, "worst inclination error \(worstInclination)°")
         // The log's gyro bias (0.0040, −0.0025, 0.0030) rad/s is learnt on the way.
         let bias = filter.state.gyroBias, simulated = Vector3(0.004, -0.0025, 0.003)
-        #expect((bias - simulated).norm < 0.5 * simulated.norm, "bias \(bias)")
+        #expect((bias - simulated).norm < 0.2 * simulated.norm, "bias \(bias)")
     }
 }

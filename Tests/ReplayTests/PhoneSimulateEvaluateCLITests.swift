@@ -90,6 +90,46 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/poiar-never.csv"))
     }
 
+    @Test func simulateRunsAScriptFileAndNamesItsErrors() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = dir.appendingPathComponent("s.json")
+        try #"{"waypoints": [[60.1678863, 24.9493217], [60.1678645, 24.9485086]], "targets": {"engel": [60.1689130, 24.9517450]},"#
+            .appending(#" "timeline": [{"stand": 2, "look_at": "engel"}, {"walk_to": "end", "speed": 1.5}], "sensors": {"seed": 4}}"#)
+            .write(to: script, atomically: true, encoding: .utf8)
+        let log = dir.appendingPathComponent("s.csv"), track = dir.appendingPathComponent("s.track.csv")
+        let r = try runPoiar(["simulate", "--script", script.path, "--out", log.path, "--track", track.path,
+                              "--gps-bad", "3,4", "--delivery", "phone", "--camera", "cam.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("2 bad GPS fixes") && r.stderr.contains("out of time order"), "\(r.stderr)")
+        let text = try String(contentsOf: log, encoding: .utf8)
+        #expect(text.contains("# device: poiar simulate (script s.json, seed 4)\n# camera: cam.json\n"))
+        #expect(text.contains("# sim_bad_gps_fixes: 3.000, 4.000"))
+        #expect(try String(contentsOf: track, encoding: .utf8).hasPrefix("time,lat,lon,alt,heading_deg,pitch_deg,roll_deg\n0.100000,"))
+        // The replay takes the log and drops the bad fixes.
+        let out = dir.appendingPathComponent("out")
+        let replay = try runPoiar(["replay", log.path, "--out", out.path, "--hfov", "60", "--size", "90x160",
+                                   "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path])
+        #expect(replay.status == 0 && replay.stderr.contains("2 GPS fix(es) with horizontal accuracy over 100 m not used"), "\(replay.stderr)")
+
+        // A bad script: one line naming the file and field, nothing written.
+        try #"{"timeline": [{"stand": 2}, {"walk_to": "end", "speed": -1}]}"#.write(to: script, atomically: true, encoding: .utf8)
+        let never = dir.appendingPathComponent("never.csv")
+        let bad = try runPoiar(["simulate", "--script", script.path, "--waypoints", "60.1678863,24.9493217;60.1678645,24.9485086",
+                                "--out", never.path])
+        #expect(bad.status == 1)
+        #expect(bad.stderr == "poiar: error: \(script.path) (timeline[1].speed): expected a speed in m/s within 0.05…20, got -1\n")
+        // An error only the path shows names the segment too.
+        try #"{"timeline": [{"walk_to": 400}]}"#.write(to: script, atomically: true, encoding: .utf8)
+        let far = try runPoiar(["simulate", "--script", script.path, "--waypoints", "60.1678863,24.9493217;60.1678645,24.9485086",
+                                "--out", never.path])
+        #expect(far.status == 1 && far.stderr.hasPrefix("poiar: error: \(script.path) (timeline[0].walk_to): 400.00 m is beyond the path's end"), "\(far.stderr)")
+        // No path anywhere.
+        let noPath = try runPoiar(["simulate", "--script", script.path, "--out", never.path])
+        #expect(noPath.status == 1 && noPath.stderr.contains("(waypoints): missing"), "\(noPath.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: never.path))
+    }
+
     @Test func simulateReadsAGeoJSONPath() throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -145,9 +145,11 @@ func walkTrack() throws -> [String: TrackPoint] {
         }
         errors.sort()
         let median = errors[errors.count / 2], p95 = errors[errors.count * 95 / 100]
-        // Measured: median ≈ 10 px, p95 ≈ 53 px on a 720 px wide image (hfov 48°: 15 px per degree).
+        // Measured on the walk made by `poiar simulate --script SampleLogs/walk.script.json`:
+        // median 22.6 px, p95 61.8 px on a 720 px wide image (hfov 48°: 15 px per degree). Most
+        // of it is GPS error (RMS 4.7 m) seen from cafes 10–30 m away.
         #expect(median < 25, "median horizontal anchor error \(median) px")
-        #expect(p95 < 90, "p95 horizontal anchor error \(p95) px")
+        #expect(p95 < 68, "p95 horizontal anchor error \(p95) px")
     }
 
     @Test func caféStrindbergIsInViewDuringThePause() throws {
@@ -161,6 +163,24 @@ func walkTrack() throws -> [String: TrackPoint] {
             #expect((s["distance_m"] as! Double) < 30)
             // Right of the image's left third (GPS noise at 20 m moves it by a few degrees).
             #expect((s["anchor_x"] as! Double) > 150 && (s["anchor_x"] as! Double) < 720)
+        }
+    }
+}
+
+extension SampleWalkReplayTests {
+    @Test func theLastLabelsStackAtTheEnd() throws {
+        // The walk ends looking between Cafe Esplanad (8 m) and Café Aalto (77 m), which
+        // stand in the same direction: Aalto's label is lifted above Esplanad's.
+        let end = run.frames.filter { ($0["time"] as! Double) > 220.5 }
+        #expect(end.count >= 4)
+        for f in end {
+            let anns = f["annotations"] as! [[String: Any]]
+            let esplanad = try #require(anns.first { $0["id"] as? String == "osm:node/1985598534" })
+            let aalto = try #require(anns.first { $0["id"] as? String == "osm:node/2270234280" })
+            #expect(esplanad["visible"] as? Bool == true && aalto["visible"] as? Bool == true)
+            let low = try #require(esplanad["box"] as? [String: Double]), high = try #require(aalto["box"] as? [String: Double])
+            #expect((aalto["stack_level"] as! Int) > (esplanad["stack_level"] as! Int))
+            #expect(high["y"]! + high["h"]! <= low["y"]!, "Café Aalto's label is above Cafe Esplanad's")
         }
     }
 }
