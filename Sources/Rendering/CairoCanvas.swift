@@ -74,6 +74,7 @@ final class CairoCanvas {
         cairo_set_scaled_font(context, font.scaledFont)
         cairo_move_to(context, x, y)
         cairo_show_text(context, text)
+        cairo_new_path(context)  // no current point left behind for a following arc to join
     }
 }
 

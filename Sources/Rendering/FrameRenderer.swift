@@ -21,11 +21,19 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     case let .synthetic(horizon, skyAbove):
         drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, style: style, on: canvas)
     }
+    // Every leader line first, so no line ever crosses a card's text, however high the
+    // stack; then the cards, farthest first.
+    for card in frame.cards {
+        drawLeader(card, style: style, on: canvas)
+    }
     for card in frame.cards {
         drawCard(card, style: style, on: canvas)
     }
     for indicator in frame.indicators {
         drawIndicator(indicator, style: style, on: canvas)
+    }
+    if let hud = frame.hud {
+        try drawHUD(hud, style: style, on: canvas)
     }
     if let attribution = frame.attribution, !attribution.isEmpty {
         drawAttribution(attribution, style: style, on: canvas)
@@ -133,14 +141,20 @@ enum CardPalette {
     static let leader = RGBA8(r: 255, g: 255, b: 255)
     static let leaderHalo = RGBA8(r: 0, g: 0, b: 0)
     static let leaderHaloOpacity = 0.35
+    static let icon = RGBA8(r: 255, g: 255, b: 255)
 }
 
-private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
+/// Whole-pixel corners keep the edges and the text sharp.
+private func pixelBox(_ card: CardDrawing) -> Rect {
+    Rect(x: card.box.x.rounded(), y: card.box.y.rounded(),
+         width: max(1, card.box.width.rounded()), height: max(1, card.box.height.rounded()))
+}
+
+/// The leader line from the middle of the card's bottom edge to the anchor, and the anchor dot.
+private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
-    // Whole-pixel corners keep the edges and the text sharp.
-    let box = Rect(x: card.box.x.rounded(), y: card.box.y.rounded(),
-                   width: max(1, card.box.width.rounded()), height: max(1, card.box.height.rounded()))
+    let box = pixelBox(card)
     let colour = CategoryPalette.colour(for: card.category)
     cairo_save(cr)
     defer { cairo_restore(cr) }
@@ -170,6 +184,16 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
         cairo_arc(cr, anchor.x, anchor.y, radius, 0, 2 * Double.pi)
         cairo_fill(cr)
     }
+}
+
+/// The card: shadow, body, category badge with its icon, name and detail line.
+private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let s = style.scale
+    let box = pixelBox(card)
+    let colour = CategoryPalette.colour(for: card.category)
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
 
     // Soft shadow: a few widening translucent layers, offset down.
     for layer in 1...4 {
@@ -181,24 +205,27 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
         cairo_fill(cr)
     }
 
-    // Body, with the category stripe clipped to its rounded left edge.
+    // Body.
     canvas.roundedRectangle(box, radius: style.cornerRadius)
     canvas.setColour(CardPalette.body, alpha: CardPalette.bodyOpacity)
-    cairo_fill_preserve(cr)
-    cairo_save(cr)
-    cairo_clip(cr)
-    canvas.setColour(colour)
-    cairo_rectangle(cr, box.x, box.y, style.stripeWidth, box.height)
     cairo_fill(cr)
-    cairo_restore(cr)
     canvas.roundedRectangle(Rect(x: box.x + 0.5, y: box.y + 0.5, width: box.width - 1, height: box.height - 1),
                             radius: style.cornerRadius - 0.5)
     canvas.setColour(CardPalette.border, alpha: CardPalette.borderOpacity)
     cairo_set_line_width(cr, 1)
     cairo_stroke(cr)
 
-    // Text.
+    // Category badge: a disc in the category colour, the icon in white.
     let layout = style.cardLayout(name: card.name, detail: card.detail)
+    let badge = Point2(box.x + layout.badgeCentre.x, box.y + layout.badgeCentre.y)
+    canvas.setColour(colour)
+    cairo_arc(cr, badge.x, badge.y, layout.badgeDiameter / 2, 0, 2 * Double.pi)
+    cairo_fill(cr)
+    canvas.setColour(CardPalette.icon)
+    CategoryIcons.draw(card.category, on: cr, cx: badge.x, cy: badge.y,
+                       size: layout.badgeDiameter * CardStyle.Design.iconFraction)
+
+    // Text.
     canvas.setColour(CardPalette.name)
     canvas.text(layout.name, font: style.nameFont, x: box.x + layout.textX, y: box.y + layout.nameBaseline)
     if let baseline = layout.detailBaseline {
