@@ -1,12 +1,14 @@
 import CCairo
 import Foundation
+import POIARCore
 
 /// A small pictogram per POI category, drawn with Cairo paths (no bitmaps): white on the
 /// category's colour in a card's badge, on the radar and on the map.
 ///
 /// Each glyph is designed on a 24 × 24 grid (the grid of Material and Maki icons), with
 /// strokes about 2 units wide, so it stays legible from 12 px (radar) to 90 px (4K cards).
-/// Shapes are filled with the even-odd rule, so a subpath inside another cuts a hole.
+/// Shapes are filled with the non-zero rule (overlapping parts add up); `fillHoles` uses the
+/// even-odd rule, so a subpath inside another cuts a hole.
 public enum CategoryIcons {
     /// The categories with a glyph of their own (the others get a generic pin).
     public static var categories: [String] { Array(glyphs.keys).sorted() }
@@ -18,7 +20,6 @@ public enum CategoryIcons {
         defer { cairo_restore(cr) }
         cairo_translate(cr, cx - size / 2, cy - size / 2)
         cairo_scale(cr, size / 24, size / 24)
-        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
         // Drawn in a group, so a cut-out (`beginCut`) erases the glyph's paint only.
@@ -32,7 +33,7 @@ public enum CategoryIcons {
     /// Generic place: a map pin with a hole.
     static let pin: @Sendable (IconPen) -> Void = { p in
         p.move(12, 22); p.curve(12, 22, 5, 14.5, 5, 9.5); p.arc(12, 9.5, 7, 180, 360); p.curve(19, 14.5, 12, 22, 12, 22)
-        p.close(); p.circle(12, 9.5, 2.8); p.fill()
+        p.close(); p.circle(12, 9.5, 2.8); p.fillHoles()
     }
 
     static let glyphs: [String: @Sendable (IconPen) -> Void] = [
@@ -62,10 +63,10 @@ public enum CategoryIcons {
         "bar": { p in  // cocktail glass
             p.move(4, 4); p.line(20, 4); p.line(13, 12); p.line(13, 18); p.line(16.5, 19.5); p.line(16.5, 20.5)
             p.line(7.5, 20.5); p.line(7.5, 19.5); p.line(11, 18); p.line(11, 12); p.close()
-            p.move(7.5, 6); p.line(16.5, 6); p.line(12, 11); p.close(); p.fill()
+            p.move(7.5, 6); p.line(16.5, 6); p.line(12, 11); p.close(); p.fillHoles()
         },
         "pub": { p in  // beer mug
-            p.rect(5, 6, 11, 15, r: 1.5); p.rect(7, 10, 2, 9, r: 1); p.rect(12, 10, 2, 9, r: 1); p.fill()
+            p.rect(5, 6, 11, 15, r: 1.5); p.rect(7, 10, 2, 9, r: 1); p.rect(12, 10, 2, 9, r: 1); p.fillHoles()
             p.arc(16, 13, 3.3, -90, 90); p.stroke(2)
             p.circle(7, 5.5, 2.2); p.circle(10.5, 4.5, 2.4); p.circle(14, 5.5, 2.2); p.fill()
         },
@@ -76,7 +77,7 @@ public enum CategoryIcons {
         },
         "atm": { p in  // banknote
             p.rect(2.5, 6, 19, 12, r: 1.5); p.circle(12, 12, 3.2); p.rect(4.5, 8, 2, 2, r: 0.5)
-            p.rect(17.5, 14, 2, 2, r: 0.5); p.fill()
+            p.rect(17.5, 14, 2, 2, r: 0.5); p.fillHoles()
         },
         "bank": { p in  // classical front
             p.move(12, 2.5); p.line(21.5, 7.5); p.line(2.5, 7.5); p.close(); p.fill()
@@ -87,10 +88,10 @@ public enum CategoryIcons {
             p.move(7, 3); p.line(13.5, 3); p.curve(17.5, 3, 19.5, 5.5, 19.5, 9); p.curve(19.5, 12.5, 17.5, 15, 13.5, 15)
             p.line(10.5, 15); p.line(10.5, 21); p.line(7, 21); p.close()
             p.move(10.5, 6); p.line(13.3, 6); p.curve(15, 6, 16, 7.2, 16, 9); p.curve(16, 10.8, 15, 12, 13.3, 12)
-            p.line(10.5, 12); p.close(); p.fill()
+            p.line(10.5, 12); p.close(); p.fillHoles()
         },
         "fuel": { p in  // pump with hose
-            p.rect(4, 3, 10, 18, r: 1.5); p.rect(6, 5, 6, 5, r: 0.5); p.fill()
+            p.rect(4, 3, 10, 18, r: 1.5); p.rect(6, 5, 6, 5, r: 0.5); p.fillHoles()
             p.move(14, 9); p.line(17, 9); p.line(18.5, 11); p.line(18.5, 17); p.curve(18.5, 19, 16, 19, 16, 17)
             p.line(16, 13.5); p.line(14, 13.5); p.stroke(1.6)
             p.move(17, 5); p.line(19.5, 7.5); p.line(19.5, 11); p.stroke(1.6)
@@ -105,7 +106,7 @@ public enum CategoryIcons {
         },
         "bus_station": { p in  // bus front
             p.rect(4.5, 2.5, 15, 16, r: 2.5); p.rect(6.5, 5.5, 11, 6, r: 0.8); p.circle(8, 15, 1.3)
-            p.circle(16, 15, 1.3); p.fill()
+            p.circle(16, 15, 1.3); p.fillHoles()
             p.rect(6, 18, 3, 3.5, r: 0.8); p.rect(15, 18, 3, 3.5, r: 0.8); p.fill()
         },
         "hospital": { p in  // the letter H as a shape
@@ -133,7 +134,7 @@ public enum CategoryIcons {
             p.move(4, 4); p.curve(9, 2.5, 15, 2.5, 20, 4); p.line(20, 11); p.curve(20, 17, 16, 21.5, 12, 21.5)
             p.curve(8, 21.5, 4, 17, 4, 11); p.close()
             p.ellipse(8.6, 9.5, 2, 1.4); p.ellipse(15.4, 9.5, 2, 1.4)
-            p.move(7.5, 14); p.curve(9, 18, 15, 18, 16.5, 14); p.curve(15, 15.5, 9, 15.5, 7.5, 14); p.close(); p.fill()
+            p.move(7.5, 14); p.curve(9, 18, 15, 18, 16.5, 14); p.curve(15, 15.5, 9, 15.5, 7.5, 14); p.close(); p.fillHoles()
         },
         "cinema": { p in  // clapperboard
             p.rect(3, 10, 18, 11, r: 1.2); p.fill()
@@ -149,7 +150,7 @@ public enum CategoryIcons {
         },
         "viewpoint": { p in  // eye
             p.move(2, 12); p.curve(7, 4, 17, 4, 22, 12); p.curve(17, 20, 7, 20, 2, 12); p.close()
-            p.circle(12, 12, 4.3); p.fill(); p.circle(12, 12, 2); p.fill()
+            p.circle(12, 12, 4.3); p.fillHoles(); p.circle(12, 12, 2); p.fill()
         },
         "zoo": { p in  // paw print
             p.ellipse(12, 16, 5.5, 4.5); p.ellipse(5.5, 10.5, 2.2, 2.8); p.ellipse(9.5, 6, 2.2, 2.8)
@@ -177,7 +178,7 @@ public enum CategoryIcons {
         "school": { p in  // schoolhouse with a bell tower
             p.move(12, 2); p.line(16, 6); p.line(16, 9); p.line(21, 12); p.line(21, 21); p.line(3, 21); p.line(3, 12)
             p.line(8, 9); p.line(8, 6); p.close()
-            p.rect(10.5, 15, 3, 6, r: 0.3); p.circle(12, 7, 1.5); p.fill()
+            p.rect(10.5, 15, 3, 6, r: 0.3); p.circle(12, 7, 1.5); p.fillHoles()
         },
         "university": { p in  // mortarboard with tassel
             p.move(12, 4); p.line(23, 9); p.line(12, 14); p.line(1, 9); p.close(); p.fill()
@@ -209,7 +210,7 @@ public enum CategoryIcons {
                 let r = k % 2 == 0 ? 5.0 : 2.1, a = (-90 + 36 * Double(k)) * .pi / 180
                 points.append((12 + r * cos(a), 11.5 + r * sin(a)))
             }
-            p.polygon(points); p.fill()
+            p.polygon(points); p.fillHoles()
         },
         "post_office": { p in  // envelope
             p.rect(2.5, 5, 19, 14, r: 1.5); p.fill()
@@ -220,7 +221,7 @@ public enum CategoryIcons {
             p.move(9, 9); p.line(9, 5); p.line(12, 2.5); p.line(15, 5); p.line(15, 9); p.line(21, 11); p.line(21, 21)
             p.line(3, 21); p.line(3, 11); p.close()
             p.circle(12, 6.5, 1.4); p.rect(6, 13, 2.5, 4, r: 0.3); p.rect(10.75, 15, 2.5, 6, r: 0.3); p.rect(15.5, 13, 2.5, 4, r: 0.3)
-            p.fill()
+            p.fillHoles()
         },
         "place_of_worship": { p in  // domed building with a spire
             p.move(12, 1.5); p.line(12, 6); p.stroke(1.5)
@@ -235,6 +236,17 @@ public enum CategoryIcons {
             p.rect(14.9, 15, 1.6, 6.5, r: 0.6); p.rect(17.5, 15, 1.6, 6.5, r: 0.6); p.fill()
         },
     ]
+}
+
+/// A category badge: a disc in the category colour with the white icon, as on cards.
+func drawBadge(category: String, centre: Point2, diameter: Double, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    canvas.setColour(CategoryPalette.colour(for: category))
+    cairo_new_path(cr)
+    cairo_arc(cr, centre.x, centre.y, diameter / 2, 0, 2 * .pi)
+    cairo_fill(cr)
+    canvas.setColour(RGBA8(r: 255, g: 255, b: 255))
+    CategoryIcons.draw(category, on: cr, cx: centre.x, cy: centre.y, size: diameter * CardStyle.Design.iconFraction)
 }
 
 /// Path building in icon units (24 × 24) on a Cairo context, for the glyph table.
@@ -280,7 +292,15 @@ struct IconPen: @unchecked Sendable {
         for p in points.dropFirst() { cairo_line_to(cr, p.0, p.1) }
         cairo_close_path(cr)
     }
-    func fill() { cairo_fill(cr) }
+    func fill() {
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        cairo_fill(cr)
+    }
+    /// Fills with the even-odd rule: inner subpaths are holes.
+    func fillHoles() {
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_fill(cr)
+    }
     func stroke(_ width: Double) {
         cairo_set_line_width(cr, width)
         cairo_stroke(cr)

@@ -141,7 +141,6 @@ enum CardPalette {
     static let leader = RGBA8(r: 255, g: 255, b: 255)
     static let leaderHalo = RGBA8(r: 0, g: 0, b: 0)
     static let leaderHaloOpacity = 0.35
-    static let icon = RGBA8(r: 255, g: 255, b: 255)
 }
 
 /// Whole-pixel corners keep the edges and the text sharp.
@@ -191,7 +190,6 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
     let cr = canvas.context
     let s = style.scale
     let box = pixelBox(card)
-    let colour = CategoryPalette.colour(for: card.category)
     cairo_save(cr)
     defer { cairo_restore(cr) }
 
@@ -218,12 +216,7 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
     // Category badge: a disc in the category colour, the icon in white.
     let layout = style.cardLayout(name: card.name, detail: card.detail)
     let badge = Point2(box.x + layout.badgeCentre.x, box.y + layout.badgeCentre.y)
-    canvas.setColour(colour)
-    cairo_arc(cr, badge.x, badge.y, layout.badgeDiameter / 2, 0, 2 * Double.pi)
-    cairo_fill(cr)
-    canvas.setColour(CardPalette.icon)
-    CategoryIcons.draw(card.category, on: cr, cx: badge.x, cy: badge.y,
-                       size: layout.badgeDiameter * CardStyle.Design.iconFraction)
+    drawBadge(category: card.category, centre: badge, diameter: layout.badgeDiameter, on: canvas)
 
     // Text.
     canvas.setColour(CardPalette.name)
