@@ -195,6 +195,11 @@ public final class ReplayEngine {
             done += records.count
             for r in records { try manifest.write(r.jsonLine) }
         }
+        // The map (--map) before the manifest, whose presence means everything is written.
+        if options.overlay.map {
+            try TrackMap.write(fused: fused, db: db, sourcePath: sourcePath, camera: camera, options: options,
+                               to: outDir.appendingPathComponent("map.png"))
+        }
         try manifest.commit()
         removeStaleFrames(in: outDir, keeping: total)
 
