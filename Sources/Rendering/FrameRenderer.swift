@@ -4,9 +4,10 @@ import POIARCore
 /// The largest frame `renderFrame` draws: 16384 pixels a side (Cairo's own limit is 32767).
 let maxFrameSide = 16_384
 
-/// Draws one output frame: the background (still or synthetic sky and ground), the
-/// cards in the order given (each with its leader line and anchor dot), and the
-/// attribution. The result is opaque.
+/// Draws one output frame, bottom to top: the background (still or synthetic sky and
+/// ground), the HUD's compass tape and GPS status, every leader line and anchor dot, the
+/// cards in the order given, the off-screen arrows, the radar, and the attribution. The
+/// result is opaque.
 ///
 /// Thread safety: safe to call from many threads at once, with the same or different
 /// `CardStyle`s (each call draws on its own Cairo surface).
@@ -21,6 +22,10 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     case let .synthetic(horizon, skyAbove):
         drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, style: style, on: canvas)
     }
+    // The compass tape and GPS status under the cards: a card is never hidden by the HUD.
+    if let hud = frame.hud {
+        try drawHUD(HUDDrawing(compass: hud.compass, status: hud.status), style: style, on: canvas)
+    }
     // Every leader line first, so no line ever crosses a card's text, however high the
     // stack; then the cards, farthest first.
     for card in frame.cards {
@@ -32,8 +37,8 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     for indicator in frame.indicators {
         drawIndicator(indicator, style: style, on: canvas)
     }
-    if let hud = frame.hud {
-        try drawHUD(hud, style: style, on: canvas)
+    if let radar = frame.hud?.radar {
+        try drawHUD(HUDDrawing(radar: radar), style: style, on: canvas)
     }
     if let attribution = frame.attribution, !attribution.isEmpty {
         drawAttribution(attribution, style: style, on: canvas)

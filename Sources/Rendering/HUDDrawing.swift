@@ -10,9 +10,6 @@ public struct HUDDrawing: Sendable {
     public init(compass: CompassTapeDrawing? = nil, status: StatusDrawing? = nil, radar: RadarDrawing? = nil) {
         self.compass = compass; self.status = status; self.radar = radar
     }
-
-    /// Height of the compass tape at 720 px (scaled with the image): cards are laid out below it.
-    public static let compassTapeHeight = HUDDesign.tapeHeight
 }
 
 /// A compass tape along the top: the bearings the camera sees, laid out as they fall on

@@ -79,10 +79,10 @@ enum MapPalette {
     static let cone = (0.13, 0.45, 0.95)
 }
 
-/// Sizes on the map at 1000 px (scaled with min(width, height) / 1000): street widths are in
-/// pixels, not metres, so the map reads at any extent.
+/// Sizes on the map at 1200 px along its longer side (scaled with it, at least 3/4): street
+/// widths are in pixels, not metres, so the map reads at any extent.
 enum MapDesign {
-    static let referenceSize = 1000.0
+    static let referenceSize = 1200.0
     static let roadWidths = [9.0, 7.0, 5.0, 1.6]
     static let trackWidth = 4.0
     static let placeDiameter = 22.0
@@ -96,7 +96,8 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
     }
     let canvas = try CairoCanvas(width: map.width, height: map.height)
     let cr = canvas.context
-    let s = Double(min(map.width, map.height)) / MapDesign.referenceSize
+    // Sizes follow the longer side (a long thin map keeps readable streets), never below 3/4.
+    let s = max(0.75, Double(max(map.width, map.height)) / MapDesign.referenceSize)
     func rgb(_ c: (Double, Double, Double), _ alpha: Double = 1) { canvas.setColour(red: c.0, green: c.1, blue: c.2, alpha: alpha) }
     func path(_ points: [Point2]) {
         guard let first = points.first else { return }
@@ -118,10 +119,10 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
         cairo_stroke(cr)
     }
 
-    // Areas: water and green first, then plazas, then buildings.
+    // Areas: green, then water (a pond in a park), plazas, buildings.
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-    for kind in [MapDrawing.AreaKind.water, .green, .plaza, .building] {
+    for kind in [MapDrawing.AreaKind.green, .water, .plaza, .building] {
         for area in map.areas where area.kind == kind {
             path(area.points)
             cairo_close_path(cr)

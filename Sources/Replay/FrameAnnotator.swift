@@ -2,7 +2,6 @@ import Foundation
 import Geodesy
 import POIARCore
 import Projection
-import Rendering
 
 /// An arrow at the image edge toward a POI outside the view (manifest: `offscreen`).
 public struct OffscreenIndicator: Sendable, Equatable {
@@ -26,10 +25,6 @@ public struct AnnotationOptions: Sendable {
     public var indicatorInset = 14.0
     /// Least vertical distance between two indicators near the same place, px at 720.
     public var indicatorSpacing = 46.0
-    /// A band along the top kept free of cards, px at 720 (scaled with the image): the HUD's
-    /// compass tape. A card that would reach into it is laid out as one above the image (not
-    /// drawn). 0 when the tape is off.
-    public var reservedTop = HUDDrawing.compassTapeHeight
     /// What a card's second line shows after the distance.
     public var secondLine: CardSecondLine = .none
     public init() {}
@@ -73,19 +68,11 @@ public struct FrameAnnotator: Sendable {
                                   distance: hits[i].distance,
                                   anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil)
         }
-        // The layout sees the image below the reserved band: anchors and boxes move up by it
-        // there and back down after, so a card reaching into the band counts as off the top.
-        let top = (options.reservedTop * scale).rounded()
-        let shifted = candidates.map { c in
-            var c = c
-            c.anchor = c.anchor.map { Point2($0.x, $0.y - top) }
-            return c
-        }
-        let placed = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: max(1, camera.height - Int(top)))
-            .layout(shifted, sizing: sizing, memory: &memory, time: time)
+        let placed = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
+            .layout(candidates, sizing: sizing, memory: &memory, time: time)
         var annotations = hits.indices.map { i in
             FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,
-                            anchor: candidates[i].anchor, box: placed[i].box.map { Rect(x: $0.x, y: $0.y + top, width: $0.width, height: $0.height) },
+                            anchor: candidates[i].anchor, box: placed[i].box,
                             stackLevel: placed[i].stackLevel, visible: placed[i].visible)
         }
         // Off-screen indicators for the nearest POIs whose anchor is not on the image.

@@ -41,15 +41,12 @@ struct HUDArguments: ParsableArguments {
         }
     }
 
-    /// Sets the HUD, the band kept free for the compass tape, and the cards' second line.
+    /// Sets the HUD parts, the radar's range and the cards' second line.
     func apply(to overlay: inout OverlayOptions, _ annotation: inout AnnotationOptions) throws {
         overlay.hud = try parts()
-        annotation.reservedTop = overlay.hud.contains(.compass) ? HUDArguments.tapeHeight : 0
         annotation.secondLine = try secondLine()
         overlay.radarRange = radarRange
     }
-
-    static let tapeHeight = AnnotationOptions().reservedTop
 }
 
 /// `replay`'s options for stills and the map, beside the HUD's.

@@ -132,3 +132,57 @@ struct GoldenImageTests {
     }
 }
 
+
+@Suite("Golden images: map")
+struct MapGoldenTests {
+    /// A made-up block: two streets, a footpath, buildings, a park, a pond, a track with cones and POIs.
+    func scene(baseMap: Bool) -> MapDrawing {
+        var map = MapDrawing(width: 480, height: 320, metresPerPixel: 0.5, hasBaseMap: baseMap)
+        if baseMap {
+            map.areas = [
+                .init(kind: .green, points: [Point2(260, 180), Point2(460, 180), Point2(460, 300), Point2(260, 300)]),
+                .init(kind: .water, points: [Point2(330, 220), Point2(380, 215), Point2(390, 260), Point2(340, 270)]),
+                .init(kind: .building, points: [Point2(30, 30), Point2(200, 30), Point2(200, 120), Point2(30, 120)]),
+                .init(kind: .building, points: [Point2(260, 30), Point2(450, 30), Point2(450, 120), Point2(260, 120)]),
+            ]
+            map.lines = [
+                .init(rank: 0, points: [Point2(0, 150), Point2(480, 150)]),
+                .init(rank: 2, points: [Point2(230, 0), Point2(230, 320)]),
+                .init(rank: 3, points: [Point2(260, 240), Point2(460, 240)]),
+                .init(rank: 4, points: [Point2(0, 310), Point2(480, 290)]),
+            ]
+        }
+        map.track = [Point2(40, 140), Point2(120, 138), Point2(200, 141), Point2(300, 139), Point2(420, 140)]
+        map.cones = [.init(apex: Point2(40, 140), heading: 80, halfAngle: 27, length: 60),
+                     .init(apex: Point2(300, 139), heading: 20, halfAngle: 27, length: 60)]
+        map.places = [.init(point: Point2(100, 100), category: "cafe"), .init(point: Point2(320, 100), category: "restaurant"),
+                      .init(point: Point2(400, 200), category: "park"), .init(point: Point2(180, 200), category: "atm")]
+        map.attribution = baseMap ? "© OpenStreetMap contributors" : nil
+        return map
+    }
+
+    @Test("a map over OSM features")
+    func baseMap() throws {
+        let image = try renderMap(scene(baseMap: true))
+        try Golden.compare(image, "map-480x320.png")
+        // The park is green, the track red.
+        let park = image.pixel(x: 290, y: 280)
+        #expect(park.g > park.r && park.g > park.b)
+        let track = image.pixel(x: 160, y: 139)
+        #expect(track.r > 180 && track.g < 90)
+    }
+
+    @Test("a map over a grid")
+    func grid() throws {
+        try Golden.compare(try renderMap(scene(baseMap: false)), "map-grid-480x320.png")
+    }
+
+    @Test("scale bar lengths are round numbers")
+    func niceLengths() {
+        #expect(niceLength(atMost: 87) == 50)
+        #expect(niceLength(atMost: 230) == 200)
+        #expect(niceLength(atMost: 1000) == 1000)
+        #expect(niceLength(atLeast: 23) == 50)
+        #expect(niceLength(atLeast: 0.3) == 0.5)
+    }
+}
