@@ -36,6 +36,13 @@ struct OSMElementCollector {
     private var nodePOIs: [POI] = []
     private var seenNodePOIs = Set<Int64>(), seenWays = Set<Int64>(), seenRelations = Set<Int64>()
     private var result = ParsedPOIs()
+    /// Ways to draw on a map (streets, buildings, green, water), when asked for (`init(baseMap: true)`).
+    private var mapWays: [(kind: MapFeature.Kind, refs: [Int64], geometry: [GeoCoordinate]?)]?
+
+    /// - Parameter baseMap: also keep the ways a map draws (`ParsedPOIs.baseMap`).
+    init(baseMap: Bool = false) {
+        mapWays = baseMap ? [] : nil
+    }
 
     /// Records a node; a node with POI tags becomes a POI.
     mutating func addNode(id: Int64, coordinate: GeoCoordinate, tags: [String: String]) {
@@ -59,6 +66,7 @@ struct OSMElementCollector {
             return
         }
         wayRefs[id] = nodeRefs
+        if mapWays != nil, let kind = MapFeature.Kind(tags: tags) { mapWays!.append((kind, nodeRefs, geometry)) }
         guard !tags.isEmpty else { return }
         let categories = POICategory.categories(forTags: tags)
         guard !categories.isEmpty else { return result.skip(SkipReason.noCategory) }
@@ -105,6 +113,11 @@ struct OSMElementCollector {
                                       coordinate: position, tags: relation.tags))
         }
         result.pois = pois
+        for way in mapWays ?? [] {
+            let vertices = way.geometry ?? way.refs.compactMap { nodeCoordinates[$0] }
+            guard vertices.count >= 2 else { continue }
+            result.baseMap.append(MapFeature(kind: way.kind, points: vertices))
+        }
         return result
     }
 

@@ -13,9 +13,10 @@ public enum OSMXMLImporter {
     /// - Parameter file: the name used in error messages.
     /// - Throws: `InputError` with the parser's line number for malformed XML, a document
     ///   that is not OSM XML, or a bad id or coordinate.
-    public static func parse(_ data: Data, file: String) throws -> ParsedPOIs {
+    public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
         let parser = XMLParser(data: data)
         let reader = Reader(file: file, parser: parser)
+        reader.collector = OSMElementCollector(baseMap: baseMap)
         parser.delegate = reader
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false

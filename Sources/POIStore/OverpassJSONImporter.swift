@@ -7,15 +7,15 @@ import POIARCore
 public enum OverpassJSONImporter {
     /// Parses the Overpass JSON in `data`.
     /// - Throws: `InputError` naming the file and the field (`elements[12].lat`).
-    public static func parse(_ data: Data, file: String) throws -> ParsedPOIs {
-        try parse(JSONValue.parse(data, file: file), file: file)
+    public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
+        try parse(JSONValue.parse(data, file: file), file: file, baseMap: baseMap)
     }
 
-    static func parse(_ root: JSONValue, file: String) throws -> ParsedPOIs {
+    static func parse(_ root: JSONValue, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
         guard let elements = root["elements"]?.array else {
             throw InputError(file: file, field: "elements", "expected an array of OSM elements")
         }
-        var collector = OSMElementCollector()
+        var collector = OSMElementCollector(baseMap: baseMap)
         for (index, element) in elements.enumerated() {
             let field = "elements[\(index)]"
             guard let type = element["type"]?.string else {

@@ -38,8 +38,8 @@ public enum PBFImporter {
 
     /// Parses the PBF file in `data`.
     /// - Parameter file: the name used in error messages.
-    public static func parse(_ data: Data, file: String) throws -> ParsedPOIs {
-        var collector = OSMElementCollector()
+    public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
+        var collector = OSMElementCollector(baseMap: baseMap)
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             var blobNumber = 0

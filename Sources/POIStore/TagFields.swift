@@ -8,6 +8,8 @@ public struct ParsedPOIs: Equatable, Sendable {
     public var skipped: [String: Int] = [:]
     /// True when the reader already made every id unique (then nobody checks again).
     var idsAreUnique = false
+    /// The ways a map draws, when the reader was asked for them (OSM sources only).
+    public var baseMap: [MapFeature] = []
 
     public init(pois: [POI] = [], skipped: [String: Int] = [:]) {
         self.pois = pois; self.skipped = skipped

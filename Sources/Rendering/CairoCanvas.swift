@@ -50,6 +50,9 @@ final class CairoCanvas {
         cairo_set_source_rgba(context, red, green, blue, alpha)
     }
 
+    /// Fills the whole surface with the current colour.
+    func paint() { cairo_paint(context) }
+
     /// Adds a rounded-rectangle subpath.
     func roundedRectangle(_ r: Rect, radius: Double) {
         let radius = max(0, min(radius, r.width / 2, r.height / 2))
@@ -74,6 +77,7 @@ final class CairoCanvas {
         cairo_set_scaled_font(context, font.scaledFont)
         cairo_move_to(context, x, y)
         cairo_show_text(context, text)
+        cairo_new_path(context)  // no current point left behind for a following arc to join
     }
 }
 

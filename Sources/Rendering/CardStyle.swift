@@ -21,7 +21,10 @@ public struct CardStyle: LabelSizing {
 
     // Dimensions in pixels, already scaled (design values in `Design`).
     let cornerRadius: Double
-    let stripeWidth: Double
+    /// Largest diameter of the round category badge (icon) at the card's left.
+    let badgeDiameter: Double
+    /// From the card's left, top and bottom edges to the badge.
+    let badgeInset: Double
     let paddingLeft: Double
     let paddingRight: Double
     let paddingTop: Double
@@ -41,9 +44,13 @@ public struct CardStyle: LabelSizing {
         static let detailFontSize = 13.0
         static let attributionFontSize = 11.0
         static let cornerRadius = 8.0
-        static let stripeWidth = 5.0
-        /// From the card's left edge (stripe included) to the text.
-        static let paddingLeft = 14.0
+        /// The category badge: a disc in the category colour with the icon in white.
+        static let badgeDiameter = 32.0
+        static let badgeInset = 7.0
+        /// The icon's size as a share of the badge's diameter.
+        static let iconFraction = 0.66
+        /// From the card's left edge (badge included) to the text.
+        static let paddingLeft = 7.0 + 32.0 + 8.0
         static let paddingRight = 11.0
         static let paddingTop = 6.0
         static let paddingBottom = 7.0
@@ -70,7 +77,8 @@ public struct CardStyle: LabelSizing {
         let scale = Double(min(width, height)) / Design.referenceSize
         self.scale = scale
         cornerRadius = Design.cornerRadius * scale
-        stripeWidth = Design.stripeWidth * scale
+        badgeDiameter = Design.badgeDiameter * scale
+        badgeInset = Design.badgeInset * scale
         paddingLeft = Design.paddingLeft * scale
         paddingRight = Design.paddingRight * scale
         paddingTop = Design.paddingTop * scale
@@ -102,6 +110,9 @@ public struct CardStyle: LabelSizing {
         var nameBaseline: Double
         /// Nil when there is no detail line.
         var detailBaseline: Double?
+        /// Centre and diameter of the category badge.
+        var badgeCentre: Point2
+        var badgeDiameter: Double
     }
 
     func cardLayout(name: String, detail: String) -> CardLayout {
@@ -115,11 +126,16 @@ public struct CardStyle: LabelSizing {
             detailBaseline = baseline
             bottom = baseline + detailFont.descent
         }
+        let height = (bottom + paddingBottom).rounded(.up)
+        // The badge fills the card's height less its insets (a one-line card has a smaller one).
+        let diameter = min(badgeDiameter, height - 2 * badgeInset)
+        let textX = badgeInset + diameter + (paddingLeft - badgeInset - badgeDiameter)
         return CardLayout(
             name: shownName, detail: shownDetail,
-            width: (paddingLeft + max(nameWidth, detailWidth) + paddingRight).rounded(.up),
-            height: (bottom + paddingBottom).rounded(.up),
-            textX: paddingLeft, nameBaseline: nameBaseline, detailBaseline: detailBaseline)
+            width: (textX + max(nameWidth, detailWidth) + paddingRight).rounded(.up),
+            height: height,
+            textX: textX, nameBaseline: nameBaseline, detailBaseline: detailBaseline,
+            badgeCentre: Point2(badgeInset + diameter / 2, height / 2), badgeDiameter: diameter)
     }
 }
 

@@ -32,6 +32,20 @@ final class FontLibrary: @unchecked Sendable {
     private let lock = NSLock()
     private var library: FT_Library?
     private var faces: [String: FontFace] = [:]
+    private var scaledFonts: [String: ScaledFont] = [:]
+
+    /// `face` at `pixelSize`, made once per process and size (HUD and map text).
+    func scaled(_ face: FontFace, _ pixelSize: Double) throws -> ScaledFont {
+        let key = "\(face.path)@\(pixelSize)"
+        lock.lock()
+        if let font = scaledFonts[key] { lock.unlock(); return font }
+        lock.unlock()
+        let font = try ScaledFont(face: face, pixelSize: pixelSize)
+        lock.lock(); defer { lock.unlock() }
+        if let existing = scaledFonts[key] { return existing }
+        scaledFonts[key] = font
+        return font
+    }
 
     private init() {}
 

@@ -55,10 +55,13 @@ public struct FrameDrawing: Sendable {
     public var attribution: String?
     /// Arrows at the edges toward POIs outside the view, drawn over the cards.
     public var indicators: [IndicatorDrawing]
+    /// Compass tape, GPS status and radar, drawn over everything but the attribution.
+    public var hud: HUDDrawing?
 
     public init(width: Int, height: Int, background: FrameBackground,
-                cards: [CardDrawing], attribution: String? = nil, indicators: [IndicatorDrawing] = []) {
+                cards: [CardDrawing], attribution: String? = nil, indicators: [IndicatorDrawing] = [],
+                hud: HUDDrawing? = nil) {
         self.width = width; self.height = height; self.background = background
-        self.cards = cards; self.attribution = attribution; self.indicators = indicators
+        self.cards = cards; self.attribution = attribution; self.indicators = indicators; self.hud = hud
     }
 }

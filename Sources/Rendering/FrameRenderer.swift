@@ -4,9 +4,10 @@ import POIARCore
 /// The largest frame `renderFrame` draws: 16384 pixels a side (Cairo's own limit is 32767).
 let maxFrameSide = 16_384
 
-/// Draws one output frame: the background (still or synthetic sky and ground), the
-/// cards in the order given (each with its leader line and anchor dot), and the
-/// attribution. The result is opaque.
+/// Draws one output frame, bottom to top: the background (still or synthetic sky and
+/// ground), the HUD's compass tape and GPS status, every leader line and anchor dot, the
+/// cards in the order given, the off-screen arrows, the radar, and the attribution. The
+/// result is opaque.
 ///
 /// Thread safety: safe to call from many threads at once, with the same or different
 /// `CardStyle`s (each call draws on its own Cairo surface).
@@ -21,11 +22,23 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     case let .synthetic(horizon, skyAbove):
         drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, style: style, on: canvas)
     }
+    // The compass tape and GPS status under the cards: a card is never hidden by the HUD.
+    if let hud = frame.hud {
+        try drawHUD(HUDDrawing(compass: hud.compass, status: hud.status), style: style, on: canvas)
+    }
+    // Every leader line first, so no line ever crosses a card's text, however high the
+    // stack; then the cards, farthest first.
+    for card in frame.cards {
+        drawLeader(card, style: style, on: canvas)
+    }
     for card in frame.cards {
         drawCard(card, style: style, on: canvas)
     }
     for indicator in frame.indicators {
         drawIndicator(indicator, style: style, on: canvas)
+    }
+    if let radar = frame.hud?.radar {
+        try drawHUD(HUDDrawing(radar: radar), style: style, on: canvas)
     }
     if let attribution = frame.attribution, !attribution.isEmpty {
         drawAttribution(attribution, style: style, on: canvas)
@@ -135,12 +148,17 @@ enum CardPalette {
     static let leaderHaloOpacity = 0.35
 }
 
-private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
+/// Whole-pixel corners keep the edges and the text sharp.
+private func pixelBox(_ card: CardDrawing) -> Rect {
+    Rect(x: card.box.x.rounded(), y: card.box.y.rounded(),
+         width: max(1, card.box.width.rounded()), height: max(1, card.box.height.rounded()))
+}
+
+/// The leader line from the middle of the card's bottom edge to the anchor, and the anchor dot.
+private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
-    // Whole-pixel corners keep the edges and the text sharp.
-    let box = Rect(x: card.box.x.rounded(), y: card.box.y.rounded(),
-                   width: max(1, card.box.width.rounded()), height: max(1, card.box.height.rounded()))
+    let box = pixelBox(card)
     let colour = CategoryPalette.colour(for: card.category)
     cairo_save(cr)
     defer { cairo_restore(cr) }
@@ -170,6 +188,15 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
         cairo_arc(cr, anchor.x, anchor.y, radius, 0, 2 * Double.pi)
         cairo_fill(cr)
     }
+}
+
+/// The card: shadow, body, category badge with its icon, name and detail line.
+private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let s = style.scale
+    let box = pixelBox(card)
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
 
     // Soft shadow: a few widening translucent layers, offset down.
     for layer in 1...4 {
@@ -181,24 +208,22 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
         cairo_fill(cr)
     }
 
-    // Body, with the category stripe clipped to its rounded left edge.
+    // Body.
     canvas.roundedRectangle(box, radius: style.cornerRadius)
     canvas.setColour(CardPalette.body, alpha: CardPalette.bodyOpacity)
-    cairo_fill_preserve(cr)
-    cairo_save(cr)
-    cairo_clip(cr)
-    canvas.setColour(colour)
-    cairo_rectangle(cr, box.x, box.y, style.stripeWidth, box.height)
     cairo_fill(cr)
-    cairo_restore(cr)
     canvas.roundedRectangle(Rect(x: box.x + 0.5, y: box.y + 0.5, width: box.width - 1, height: box.height - 1),
                             radius: style.cornerRadius - 0.5)
     canvas.setColour(CardPalette.border, alpha: CardPalette.borderOpacity)
     cairo_set_line_width(cr, 1)
     cairo_stroke(cr)
 
-    // Text.
+    // Category badge: a disc in the category colour, the icon in white.
     let layout = style.cardLayout(name: card.name, detail: card.detail)
+    let badge = Point2(box.x + layout.badgeCentre.x, box.y + layout.badgeCentre.y)
+    drawBadge(category: card.category, centre: badge, diameter: layout.badgeDiameter, on: canvas)
+
+    // Text.
     canvas.setColour(CardPalette.name)
     canvas.text(layout.name, font: style.nameFont, x: box.x + layout.textX, y: box.y + layout.nameBaseline)
     if let baseline = layout.detailBaseline {

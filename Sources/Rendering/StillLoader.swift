@@ -5,7 +5,9 @@ import POIARCore
 public let defaultMaxStillPixels = 100_000_000
 
 /// Loads a camera still (PNG or JPEG, told apart by their magic bytes, not the file
-/// name) as premultiplied B, G, R, A pixels.
+/// name) as premultiplied B, G, R, A pixels, turned upright as its EXIF orientation says
+/// (JPEG APP1 or PNG `eXIf`; all 8 orientations), so width and height are the upright
+/// picture's.
 ///
 /// A missing, empty, truncated or undecodable file, or one over `maxPixels` (checked
 /// from the header, before decoding), throws an `InputError` naming the file.
@@ -29,12 +31,11 @@ public func loadStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws
 func decodeStill(_ data: Data, file: String, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
     switch StillFormat(sniffing: data) {
     case .png:
-        return try decodePNG(data, file: file, maxPixels: maxPixels)
+        let image = try decodePNG(data, file: file, maxPixels: maxPixels)
+        return ExifReader.pngOrientation(data).map { image.applying($0) } ?? image
     case .jpeg:
         let image = try decodeJPEG(data, file: file, maxPixels: maxPixels)
-        // EXIF orientation (a later issue) slots in here: read the tag from the APP1
-        // segment of `data` and return `image` rotated/flipped to match.
-        return image
+        return ExifReader.jpegOrientation(data).map { image.applying($0) } ?? image
     case nil:
         if data.isEmpty { throw InputError(file: file, "image file is empty") }
         throw InputError(file: file, "not a PNG or JPEG image (unrecognised first bytes \(hexPrefix(data)))")

@@ -25,6 +25,8 @@ public struct AnnotationOptions: Sendable {
     public var indicatorInset = 14.0
     /// Least vertical distance between two indicators near the same place, px at 720.
     public var indicatorSpacing = 46.0
+    /// What a card's second line shows after the distance.
+    public var secondLine: CardSecondLine = .none
     public init() {}
 }
 
@@ -61,7 +63,8 @@ public struct FrameAnnotator: Sendable {
         let cameraPoints = hits.map { projection.cameraCoordinates(enu: apparentENU(plane.enu($0.poi.coordinate))) }
         let candidates = hits.indices.map { i in
             let c = cameraPoints[i]
-            return LabelCandidate(id: hits[i].poi.id, name: hits[i].poi.labelText, detail: formatDistance(hits[i].distance),
+            return LabelCandidate(id: hits[i].poi.id, name: hits[i].poi.labelText,
+                                  detail: cardDetail(for: hits[i].poi, distance: hits[i].distance, secondLine: options.secondLine),
                                   distance: hits[i].distance,
                                   anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil)
         }

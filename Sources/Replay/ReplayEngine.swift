@@ -42,6 +42,9 @@ public struct ReplayOptions: Sendable {
     /// Keep labels calm from frame to frame (hysteresis and easing); off gives each frame the
     /// plain stateless layout.
     public var calm = true
+    /// What is drawn over the frames besides the cards (HUD, card second line), where the
+    /// stills are read from, and whether a map is written beside the frames.
+    public var overlay = OverlayOptions()
 
     public init(logPath: String) { self.logPath = logPath }
 
@@ -82,6 +85,8 @@ public final class ReplayEngine {
     public let options: ReplayOptions
     public var notice: @Sendable (String) -> Void
     public var progress: (@Sendable (Int, Int) -> Void)?
+    /// HUD and card settings of the frames being drawn (set by `run`).
+    private var frameOverlay = FrameOverlay()
 
     public init(options: ReplayOptions, notice: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -136,10 +141,10 @@ public final class ReplayEngine {
         }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
-        let stillsBase = metadata.stills.map { logFolder.appendingPathComponent($0) } ?? logFolder
+        let stillsFolder = options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder)
         let stillURLs = try fused.frames.map { frame -> URL? in
             guard let still = frame.still else { return nil }
-            return try resolveStill(still, base: stillsBase, line: frame.line)
+            return try resolveStill(still, folder: stillsFolder, line: frame.line)
         }
         // Without --size, the output has the stills' size (the first still's; others are scaled).
         if let first = stillURLs.firstIndex(where: { $0 != nil }), let url = stillURLs[first] {
@@ -153,6 +158,7 @@ public final class ReplayEngine {
         }
         let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                                   fontPath: options.fontPath, boldFontPath: options.boldFontPath)
+        frameOverlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
 
         // Annotate, render and list the frames a chunk at a time, so memory does not grow with
         // the number of frames; the manifest goes to a temporary file renamed into place last,
@@ -189,6 +195,11 @@ public final class ReplayEngine {
             done += records.count
             for r in records { try manifest.write(r.jsonLine) }
         }
+        // The map (--map) before the manifest, whose presence means everything is written.
+        if options.overlay.map {
+            try TrackMap.write(fused: fused, db: db, sourcePath: sourcePath, camera: camera, options: options,
+                               to: outDir.appendingPathComponent("map.png"))
+        }
         try manifest.commit()
         removeStaleFrames(in: outDir, keeping: total)
 
@@ -197,18 +208,10 @@ public final class ReplayEngine {
     }
 
     /// The still's URL, refusing paths that leave the stills folder and stills that are missing.
-    func resolveStill(_ still: String, base: URL, line: Int?) throws -> URL {
-        let url = base.appendingPathComponent(still).standardizedFileURL
-        let basePath = base.standardizedFileURL.path
-        guard !still.hasPrefix("/"), url.path.hasPrefix(basePath.hasSuffix("/") ? basePath : basePath + "/") else {
-            throw InputError(file: options.logPath, line: line, field: "x (still)",
-                             "still path \"\(still)\" leaves the log's folder \(basePath); stills must be inside it")
+    func resolveStill(_ still: String, folder: StillFolder, line: Int?) throws -> URL {
+        do { return try folder.resolve(still) } catch {
+            throw InputError(file: options.logPath, line: line, field: "x (still)", error.description)
         }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDir), !isDir.boolValue else {
-            throw InputError(file: options.logPath, line: line, field: "x (still)", "still \(url.path) does not exist")
-        }
-        return url
     }
 
     /// Frames annotated and rendered together; bounds memory for long logs.
@@ -221,6 +224,7 @@ public final class ReplayEngine {
         let level = options.pngCompressionLevel
         let progress = self.progress
         let jobs = min(options.jobs, max(1, records.count))
+        let overlay = frameOverlay
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let i = work.next() {
                 do {
@@ -234,7 +238,7 @@ public final class ReplayEngine {
                     } else {
                         background = syntheticBackground(camera: record.camera, pose: record.pose)
                     }
-                    let image = try renderFrame(drawing(for: record, background: background), style: style)
+                    let image = try renderFrame(drawing(for: record, background: background, overlay: overlay), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
                     let done = work.finished()
                     progress?(doneBefore + done, total)
@@ -254,23 +258,6 @@ public final class ReplayEngine {
             }
         }
     }
-}
-
-/// The drawing of a frame: cards farthest first, so nearer cards sit on top.
-func drawing(for record: FrameRecord, background: FrameBackground) -> FrameDrawing {
-    let cards = record.annotations.reversed().compactMap { a -> CardDrawing? in
-        guard a.visible, let box = a.box else { return nil }
-        return CardDrawing(box: box, anchor: a.anchor, name: a.poi.labelText,
-                           detail: formatDistance(a.distance), category: a.poi.category)
-    }
-    let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
-        guard let o = a.offscreen else { return nil }
-        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: a.poi.labelText,
-                                detail: formatDistance(a.distance), category: a.poi.category)
-    }
-    let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
-    return FrameDrawing(width: record.camera.width, height: record.camera.height, background: background,
-                        cards: cards, attribution: osm ? "© OpenStreetMap contributors" : nil, indicators: indicators)
 }
 
 /// Sky and ground split at the horizon implied by the pose: the image of the horizontal plane

@@ -20,8 +20,9 @@ public enum SingleFrame {
                            annotations: annotator.annotate(hits: hits, location: location, pose: pose))
     }
 
-    public static func render(_ record: FrameRecord, still: RasterImage?, style: CardStyle, to url: URL) throws {
+    public static func render(_ record: FrameRecord, still: RasterImage?, style: CardStyle,
+                              overlay: FrameOverlay = FrameOverlay(), to url: URL) throws {
         let background = still.map { FrameBackground.still($0) } ?? syntheticBackground(camera: record.camera, pose: record.pose)
-        try writePNG(try renderFrame(drawing(for: record, background: background), style: style), to: url)
+        try writePNG(try renderFrame(drawing(for: record, background: background, overlay: overlay), style: style), to: url)
     }
 }

@@ -48,6 +48,7 @@ struct ProjectCommand: ParsableCommand {
     @Option(help: "Font file for regular text.")
     var font: String?
     @OptionGroup var layout: LayoutArguments
+    @OptionGroup var hud: HUDArguments
 
     func validate() throws {
         _ = try location()
@@ -100,13 +101,19 @@ struct ProjectCommand: ParsableCommand {
             var layoutOptions = LayoutOptions(maxVisible: maxVisible)
             var annotationOptions = AnnotationOptions()
             try layout.apply(to: &layoutOptions, &annotationOptions, radius: radius)
+            var overlayOptions = OverlayOptions()
+            try hud.apply(to: &overlayOptions, &annotationOptions)
+            // One pose has no clock: the GPS part shows the accuracy only (none given: "—").
+            let overlay = FrameOverlay(hud: overlayOptions.hud, startUTC: nil,
+                                       radarRange: overlayOptions.radarRange ?? layoutOptions.maxDistance ?? radius,
+                                       secondLine: annotationOptions.secondLine, clock: false)
             let record = try SingleFrame.record(location: location, pose: pose, camera: cam, db: db,
                                                 categories: categories, radius: radius, layout: layoutOptions,
                                                 annotation: annotationOptions, style: style, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
                                                 still: still)
             print(record.jsonLine)
             if let png {
-                try SingleFrame.render(record, still: stillImage, style: style, to: URL(fileURLWithPath: png))
+                try SingleFrame.render(record, still: stillImage, style: style, overlay: overlay, to: URL(fileURLWithPath: png))
             }
         }
     }

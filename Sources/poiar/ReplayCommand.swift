@@ -60,6 +60,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var layout: LayoutArguments
 
+    @OptionGroup var overlay: ReplayOverlayArguments
+
     @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no stacking hysteresis or easing).")
     var noCalm = false
 
@@ -98,6 +100,7 @@ struct ReplayCommand: ParsableCommand {
             options.boldFontPath = boldFont
             options.pngCompressionLevel = pngLevel
             try layout.apply(to: &options.layout, &options.annotation, radius: radius)
+            try overlay.apply(to: &options)
             options.calm = !noCalm
             let engine = ReplayEngine(options: options, notice: { printNotice($0) })
             if stderrIsTerminal {

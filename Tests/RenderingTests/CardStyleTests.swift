@@ -15,7 +15,8 @@ struct CardStyleTests {
 
         let huge = String(repeating: "Stortorget Restaurang och Bar ", count: 10)
         let capped = style.labelSize(name: huge, detail: "1.2 km")
-        #expect(capped.width <= style.maxTextWidth + 40)
+        // Text at most maxTextWidth, plus the badge and paddings (about 60 px at this scale).
+        #expect(capped.width <= style.maxTextWidth + 60)
         #expect(capped.width >= style.maxTextWidth)
         let layout = style.cardLayout(name: huge, detail: "1.2 km")
         #expect(layout.name.hasSuffix("…"))
@@ -61,6 +62,15 @@ struct CardStyleTests {
         #expect(colours.count == CategoryPalette.colours.count)
         #expect(!colours.contains(CategoryPalette.other))
         #expect(CategoryPalette.colour(for: "Cafe") == CategoryPalette.colours["cafe"])
-        #expect(CategoryPalette.colour(for: "bicycle_rental") == CategoryPalette.other)
+        #expect(CategoryPalette.colour(for: "bicycle_rental") != CategoryPalette.other)
+        #expect(CategoryPalette.colour(for: "no_such_category") == CategoryPalette.other)
+        // Every category of docs/categories.md has a colour and a glyph of its own.
+        let documented = ["atm", "attraction", "bank", "bar", "bicycle_rental", "bus_station", "cafe", "charging_station",
+                          "cinema", "doctors", "fast_food", "fuel", "hospital", "hotel", "ice_cream", "kindergarten",
+                          "library", "museum", "nightclub", "park", "parking", "pharmacy", "place_of_worship",
+                          "playground", "police", "post_office", "pub", "restaurant", "school", "sports", "store",
+                          "supermarket", "theatre", "toilets", "townhall", "university", "viewpoint", "zoo"]
+        #expect(Set(CategoryPalette.colours.keys) == Set(documented))
+        #expect(Set(CategoryIcons.categories) == Set(documented))
     }
 }

@@ -37,12 +37,15 @@ struct RenderFrameTests {
         let ground = image.pixel(x: 640, y: 650)
         #expect(!isBluish(ground) && ground.b < ground.r)   // ground: not blue
         for card in frame.cards {
-            // The card centre is near-white; its left stripe carries the category colour.
-            let centre = image.pixel(x: Int(card.box.midX), y: Int(card.box.y + card.box.height / 2))
-            #expect(isNearWhite(centre) || (centre.r > 200 && centre.g > 200))
-            let stripe = image.pixel(x: Int(card.box.x) + 2, y: Int(card.box.y + card.box.height / 2))
+            // The card's right part is near-white; its badge (left) carries the category colour
+            // at its edge (the white icon is in the middle).
+            let layout = style.cardLayout(name: card.name, detail: card.detail)
+            let body = image.pixel(x: Int(card.box.maxX) - 6, y: Int(card.box.y + card.box.height / 2))
+            #expect(isNearWhite(body) || (body.r > 200 && body.g > 200))
+            let badgeEdge = image.pixel(x: Int(card.box.x + layout.badgeCentre.x),
+                                        y: Int(card.box.y + layout.badgeCentre.y + layout.badgeDiameter / 2 - 3))
             let colour = CategoryPalette.colour(for: card.category)
-            #expect(abs(Int(stripe.r) - Int(colour.r)) < 12 && abs(Int(stripe.b) - Int(colour.b)) < 12)
+            #expect(abs(Int(badgeEdge.r) - Int(colour.r)) < 12 && abs(Int(badgeEdge.b) - Int(colour.b)) < 12)
         }
         // The anchor dot of the near card carries its colour at its centre.
         let dot = image.pixel(x: 240, y: 520)

@@ -1,0 +1,279 @@
+import CCairo
+import Foundation
+import POIARCore
+
+/// The heads-up display over a frame; each part is optional.
+public struct HUDDrawing: Sendable {
+    public var compass: CompassTapeDrawing?
+    public var status: StatusDrawing?
+    public var radar: RadarDrawing?
+    public init(compass: CompassTapeDrawing? = nil, status: StatusDrawing? = nil, radar: RadarDrawing? = nil) {
+        self.compass = compass; self.status = status; self.radar = radar
+    }
+}
+
+/// A compass tape along the top: the bearings the camera sees, laid out as they fall on
+/// the image (bearing heading + atan((x − cx)/fx)), ticks every 5°, the heading in a box at
+/// the centre, and a mark at the bearing of each POI shown.
+public struct CompassTapeDrawing: Sendable {
+    /// Azimuth of the optical axis, degrees (0 = north).
+    public var heading: Double
+    /// The camera's horizontal focal length and principal point, pixels.
+    public var fx: Double
+    public var cx: Double
+    /// Bearings (degrees) and categories of POIs to mark on the tape.
+    public var marks: [(bearing: Double, category: String)]
+    public init(heading: Double, fx: Double, cx: Double, marks: [(bearing: Double, category: String)] = []) {
+        self.heading = heading; self.fx = fx; self.cx = cx; self.marks = marks
+    }
+}
+
+/// GPS accuracy and time, in a pill under the compass tape (top left).
+public struct StatusDrawing: Sendable {
+    /// Horizontal accuracy of the position, metres; nil when the fix has none.
+    public var accuracy: Double?
+    /// The time as shown, e.g. "10:02:41 UTC" or "t 12.5 s".
+    public var time: String
+    public init(accuracy: Double?, time: String) { self.accuracy = accuracy; self.time = time }
+}
+
+/// A small radar (as HDAugmentedReality's): heading up, the device at the centre, the view
+/// cone, the POIs within `range` as dots in their category colours, north on the rim.
+public struct RadarDrawing: Sendable {
+    public var heading: Double
+    /// Half the horizontal field of view, degrees each side of the heading.
+    public var halfFieldOfView: Double
+    /// Radius of the radar in metres.
+    public var range: Double
+    public var blips: [RadarBlip]
+    public init(heading: Double, halfFieldOfView: Double, range: Double, blips: [RadarBlip]) {
+        self.heading = heading; self.halfFieldOfView = halfFieldOfView; self.range = range; self.blips = blips
+    }
+}
+
+public struct RadarBlip: Sendable {
+    public var bearing: Double
+    public var distance: Double
+    public var category: String
+    /// Labelled on this frame: drawn larger, with a white ring.
+    public var labelled: Bool
+    public init(bearing: Double, distance: Double, category: String, labelled: Bool) {
+        self.bearing = bearing; self.distance = distance; self.category = category; self.labelled = labelled
+    }
+}
+
+/// Sizes of the HUD at 720 px (scaled with the image like the cards).
+public enum HUDDesign {
+    public static let tapeHeight = 40.0
+    static let tapeFontSize = 12.0
+    static let headingFontSize = 15.0
+    static let statusFontSize = 12.0
+    static let radarDiameter = 150.0
+    static let margin = 12.0
+    static let backdrop = (red: 0.07, green: 0.08, blue: 0.10, alpha: 0.55)
+}
+
+/// Draws the HUD parts that are set. `style` gives the scale and fonts.
+func drawHUD(_ hud: HUDDrawing, style: CardStyle, on canvas: CairoCanvas) throws {
+    let fonts = try HUDFonts.make(scale: style.scale)
+    if let compass = hud.compass { drawCompassTape(compass, fonts: fonts, scale: style.scale, on: canvas) }
+    if let status = hud.status {
+        drawStatus(status, fonts: fonts, scale: style.scale, below: hud.compass == nil ? 0 : HUDDesign.tapeHeight, on: canvas)
+    }
+    if let radar = hud.radar { drawRadar(radar, fonts: fonts, scale: style.scale, on: canvas) }
+}
+
+/// Fonts of the HUD at one scale (DejaVu Sans; bold for the heading and cardinal points).
+struct HUDFonts {
+    let tape: ScaledFont
+    let tapeBold: ScaledFont
+    let heading: ScaledFont
+    let status: ScaledFont
+
+    static func make(scale s: Double) throws -> HUDFonts {
+        let regular = try FontLibrary.shared.face(path: defaultRegularFontPath)
+        let bold = try FontLibrary.shared.face(path: defaultBoldFontPath)
+        return HUDFonts(tape: try FontLibrary.shared.scaled(regular, HUDDesign.tapeFontSize * s),
+                        tapeBold: try FontLibrary.shared.scaled(bold, HUDDesign.tapeFontSize * s),
+                        heading: try FontLibrary.shared.scaled(bold, HUDDesign.headingFontSize * s),
+                        status: try FontLibrary.shared.scaled(regular, HUDDesign.statusFontSize * s))
+    }
+}
+
+/// "N", "NE", …: the eight compass points, for bearings that are multiples of 45°.
+func compassPoint(_ bearing: Double) -> String {
+    ["N", "NE", "E", "SE", "S", "SW", "W", "NW"][Int((wrap360Local(bearing) / 45).rounded()) % 8]
+}
+
+func wrap360Local(_ a: Double) -> Double {
+    let r = a.truncatingRemainder(dividingBy: 360)
+    return r < 0 ? r + 360 : r
+}
+
+/// Signed difference a − b in (−180, 180].
+func angleDifference(_ a: Double, _ b: Double) -> Double {
+    var d = (a - b).truncatingRemainder(dividingBy: 360)
+    if d > 180 { d -= 360 } else if d <= -180 { d += 360 }
+    return d
+}
+
+private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale s: Double, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let width = Double(canvas.width)
+    let height = (HUDDesign.tapeHeight * s).rounded()
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    let b = HUDDesign.backdrop
+    canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha)
+    cairo_rectangle(cr, 0, 0, width, height)
+    cairo_fill(cr)
+    cairo_rectangle(cr, 0, 0, width, height)
+    cairo_clip(cr)
+
+    // Where a bearing falls on the image's horizontal axis (nil beyond 80° off the axis).
+    func x(_ bearing: Double) -> Double? {
+        let d = angleDifference(bearing, tape.heading)
+        guard abs(d) < 80 else { return nil }
+        return tape.cx + tape.fx * tan(d * .pi / 180)
+    }
+    let halfSpan = min(79.0, atan(max(tape.cx, width - tape.cx) / max(1, tape.fx)) * 180 / .pi + 5)
+    let first = Int(((tape.heading - halfSpan) / 5).rounded(.down)) * 5
+    let last = Int(((tape.heading + halfSpan) / 5).rounded(.up)) * 5
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+    for step in stride(from: first, through: last, by: 5) {
+        guard let px = x(Double(step)) else { continue }
+        let bearing = Int(wrap360Local(Double(step)))
+        let major = bearing % 15 == 0
+        let tick = (major ? 9.0 : 5.0) * s
+        canvas.setColour(red: 1, green: 1, blue: 1, alpha: major ? 0.9 : 0.55)
+        cairo_set_line_width(cr, (major ? 1.5 : 1) * s)
+        let xx = (px * 1).rounded() + 0.5
+        cairo_move_to(cr, xx, height - tick)
+        cairo_line_to(cr, xx, height)
+        cairo_stroke(cr)
+        if major {
+            let cardinal = bearing % 45 == 0
+            let text = cardinal ? compassPoint(Double(bearing)) : "\(bearing)"
+            let font = cardinal ? fonts.tapeBold : fonts.tape
+            if bearing == 0 { canvas.setColour(red: 1, green: 0.42, blue: 0.36) } else {
+                canvas.setColour(red: 1, green: 1, blue: 1, alpha: cardinal ? 1 : 0.8)
+            }
+            canvas.text(text, font: font, x: px - font.width(of: text) / 2, y: height - tick - 4 * s)
+        }
+    }
+    // POI marks: small dots at the top edge.
+    for mark in tape.marks {
+        guard let px = x(mark.bearing) else { continue }
+        canvas.setColour(RGBA8(r: 255, g: 255, b: 255), alpha: 0.9)
+        cairo_arc(cr, px, 6 * s, 3.6 * s, 0, 2 * .pi)
+        cairo_fill(cr)
+        canvas.setColour(CategoryPalette.colour(for: mark.category))
+        cairo_arc(cr, px, 6 * s, 2.6 * s, 0, 2 * .pi)
+        cairo_fill(cr)
+    }
+    // The heading: a box at the optical axis, with a pointer below it.
+    let text = String(format: "%03d° %@", Int(wrap360Local(tape.heading).rounded()) % 360,
+                      compassPoint(((wrap360Local(tape.heading) / 45).rounded()) * 45))
+    let font = fonts.heading
+    let boxWidth = (font.width(of: text) + 16 * s).rounded(.up)
+    let boxHeight = (font.ascent + font.descent + 6 * s).rounded(.up)
+    let box = Rect(x: (tape.cx - boxWidth / 2).rounded(), y: (3 * s).rounded(), width: boxWidth, height: boxHeight)
+    cairo_reset_clip(cr)
+    canvas.roundedRectangle(box, radius: 5 * s)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.95)
+    cairo_fill(cr)
+    canvas.polygon([Point2(tape.cx - 6 * s, box.maxY), Point2(tape.cx + 6 * s, box.maxY), Point2(tape.cx, box.maxY + 6 * s)])
+    cairo_fill(cr)
+    canvas.setColour(RGBA8(r: 0x20, g: 0x21, b: 0x24))
+    canvas.text(text, font: font, x: box.x + 8 * s, y: box.y + 3 * s + font.ascent)
+}
+
+private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Double, below top: Double, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let font = fonts.status
+    let accuracyText = status.accuracy.map { $0 < 9.95 ? String(format: "GPS ±%.1f m", $0) : String(format: "GPS ±%.0f m", $0) } ?? "GPS accuracy —"
+    let text = status.time.isEmpty ? accuracyText : "\(accuracyText)   \(status.time)"
+    let dot = 8 * s
+    let padX = 8 * s, padY = 4 * s
+    let width = (padX + dot + 6 * s + font.width(of: text) + padX).rounded(.up)
+    let height = (font.ascent + font.descent + 2 * padY).rounded(.up)
+    let box = Rect(x: (HUDDesign.margin * s).rounded(), y: ((top + 8) * s).rounded(), width: width, height: height)
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    let b = HUDDesign.backdrop
+    canvas.roundedRectangle(box, radius: height / 2)
+    canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha + 0.1)
+    cairo_fill(cr)
+    // The dot: green within 10 m, amber within 30 m, red beyond (or unknown).
+    switch status.accuracy {
+    case let a? where a <= 10: canvas.setColour(red: 0.30, green: 0.80, blue: 0.35)
+    case let a? where a <= 30: canvas.setColour(red: 1.0, green: 0.72, blue: 0.15)
+    default: canvas.setColour(red: 0.95, green: 0.30, blue: 0.25)
+    }
+    cairo_arc(cr, box.x + padX + dot / 2, box.y + height / 2, dot / 2, 0, 2 * .pi)
+    cairo_fill(cr)
+    canvas.setColour(red: 1, green: 1, blue: 1)
+    canvas.text(text, font: font, x: box.x + padX + dot + 6 * s, y: box.y + padY + font.ascent)
+}
+
+private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let r = HUDDesign.radarDiameter * s / 2
+    let margin = HUDDesign.margin * s
+    let centre = Point2((margin + r).rounded(), (Double(canvas.height) - margin - r).rounded())
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    let b = HUDDesign.backdrop
+    // Disc and rim.
+    cairo_arc(cr, centre.x, centre.y, r, 0, 2 * .pi)
+    canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha)
+    cairo_fill_preserve(cr)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.7)
+    cairo_set_line_width(cr, 1.5 * s)
+    cairo_stroke(cr)
+    // View cone: heading up, half the field of view each side.
+    let half = min(179, radar.halfFieldOfView) * .pi / 180
+    let up = -Double.pi / 2
+    cairo_move_to(cr, centre.x, centre.y)
+    cairo_arc(cr, centre.x, centre.y, r - 1 * s, up - half, up + half)
+    cairo_close_path(cr)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.18)
+    cairo_fill(cr)
+    // Rings at a third and two thirds of the range; range text.
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.25)
+    cairo_set_line_width(cr, 1 * s)
+    for k in [1.0, 2.0] {
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, centre.x, centre.y, r * k / 3, 0, 2 * .pi)
+    }
+    cairo_stroke(cr)
+    let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
+    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2,
+                y: centre.y + r - 6 * s)
+    // Blips, farthest first; unlabelled ones small.
+    for blip in radar.blips.sorted(by: { $0.distance > $1.distance }) where blip.distance <= radar.range {
+        let a = angleDifference(blip.bearing, radar.heading) * .pi / 180
+        let d = blip.distance / radar.range * (r - 4 * s)
+        let p = Point2(centre.x + d * sin(a), centre.y - d * cos(a))
+        let size = (blip.labelled ? 3.4 : 2.4) * s
+        if blip.labelled {
+            canvas.setColour(red: 1, green: 1, blue: 1)
+            cairo_arc(cr, p.x, p.y, size + 1.2 * s, 0, 2 * .pi)
+            cairo_fill(cr)
+        }
+        canvas.setColour(CategoryPalette.colour(for: blip.category), alpha: blip.labelled ? 1 : 0.9)
+        cairo_arc(cr, p.x, p.y, size, 0, 2 * .pi)
+        cairo_fill(cr)
+    }
+    // The device.
+    canvas.setColour(red: 1, green: 1, blue: 1)
+    cairo_arc(cr, centre.x, centre.y, 3.5 * s, 0, 2 * .pi)
+    cairo_fill(cr)
+    // North on the rim: a red "N" where north lies.
+    let north = -radar.heading * .pi / 180
+    let np = Point2(centre.x + (r - 11 * s) * sin(north), centre.y - (r - 11 * s) * cos(north))
+    canvas.setColour(red: 1, green: 0.42, blue: 0.36)
+    canvas.text("N", font: fonts.tapeBold, x: np.x - fonts.tapeBold.width(of: "N") / 2,
+                y: np.y + fonts.tapeBold.ascent / 2 - 1 * s)
+}

@@ -1,0 +1,287 @@
+import CCairo
+import Foundation
+import POIARCore
+
+/// A top-down map of a replay, north up, in image pixels: the base map (OSM streets,
+/// buildings, green and water, or a plain grid), the walked track, view cones, the POIs, a
+/// scale bar, a north arrow and the attribution.
+public struct MapDrawing: Sendable {
+    public enum AreaKind: Sendable { case building, green, water, plaza }
+
+    public struct Area: Sendable {
+        public var kind: AreaKind
+        public var points: [Point2]
+        public init(kind: AreaKind, points: [Point2]) { self.kind = kind; self.points = points }
+    }
+
+    public struct Line: Sendable {
+        /// 0 major road … 3 footpath; 4 railway.
+        public var rank: Int
+        public var points: [Point2]
+        public init(rank: Int, points: [Point2]) { self.rank = rank; self.points = points }
+    }
+
+    /// The camera's view at one moment: apex at the device, `heading` degrees clockwise from
+    /// north (up), `halfAngle` either side, `length` pixels long.
+    public struct Cone: Sendable {
+        public var apex: Point2
+        public var heading: Double
+        public var halfAngle: Double
+        public var length: Double
+        public init(apex: Point2, heading: Double, halfAngle: Double, length: Double) {
+            self.apex = apex; self.heading = heading; self.halfAngle = halfAngle; self.length = length
+        }
+    }
+
+    public struct Place: Sendable {
+        public var point: Point2
+        public var category: String
+        public init(point: Point2, category: String) { self.point = point; self.category = category }
+    }
+
+    public var width: Int
+    public var height: Int
+    /// Ground metres per pixel (the same along both axes).
+    public var metresPerPixel: Double
+    /// False: no base map, a plain grid is drawn.
+    public var hasBaseMap: Bool
+    public var areas: [Area]
+    public var lines: [Line]
+    public var track: [Point2]
+    public var cones: [Cone]
+    public var places: [Place]
+    public var attribution: String?
+
+    public init(width: Int, height: Int, metresPerPixel: Double, hasBaseMap: Bool, areas: [Area] = [], lines: [Line] = [],
+                track: [Point2] = [], cones: [Cone] = [], places: [Place] = [], attribution: String? = nil) {
+        self.width = width; self.height = height; self.metresPerPixel = metresPerPixel; self.hasBaseMap = hasBaseMap
+        self.areas = areas; self.lines = lines; self.track = track; self.cones = cones; self.places = places
+        self.attribution = attribution
+    }
+}
+
+/// Colours of the map, in the manner of OSM's standard style, lighter so the track stands out.
+enum MapPalette {
+    static let land = (0.95, 0.94, 0.91)
+    static let gridLand = (0.96, 0.96, 0.96)
+    static let grid = (0.0, 0.0, 0.0, 0.08)
+    static let building = (0.85, 0.82, 0.79)
+    static let buildingEdge = (0.76, 0.72, 0.68)
+    static let green = (0.80, 0.91, 0.76)
+    static let water = (0.67, 0.83, 0.87)
+    static let plaza = (0.91, 0.90, 0.88)
+    static let roadCasing = (0.75, 0.73, 0.70)
+    static let road = (1.0, 1.0, 1.0)
+    static let majorRoad = (0.99, 0.87, 0.64)
+    static let path = (0.55, 0.52, 0.50)
+    static let rail = (0.45, 0.45, 0.45)
+    static let track = (0.90, 0.16, 0.22)
+    static let cone = (0.13, 0.45, 0.95)
+}
+
+/// Sizes on the map at 1200 px along its longer side (scaled with it, at least 3/4): street
+/// widths are in pixels, not metres, so the map reads at any extent.
+enum MapDesign {
+    static let referenceSize = 1200.0
+    static let roadWidths = [9.0, 7.0, 5.0, 1.6]
+    static let trackWidth = 4.0
+    static let placeDiameter = 22.0
+    static let margin = 16.0
+}
+
+/// Draws a map. The result is opaque.
+public func renderMap(_ map: MapDrawing) throws -> RasterImage {
+    guard map.width > 0, map.height > 0, map.width <= maxFrameSide, map.height <= maxFrameSide else {
+        throw RenderingError.invalidFrameSize(width: map.width, height: map.height)
+    }
+    let canvas = try CairoCanvas(width: map.width, height: map.height)
+    let cr = canvas.context
+    // Sizes follow the longer side (a long thin map keeps readable streets), never below 3/4.
+    let s = max(0.75, Double(max(map.width, map.height)) / MapDesign.referenceSize)
+    func rgb(_ c: (Double, Double, Double), _ alpha: Double = 1) { canvas.setColour(red: c.0, green: c.1, blue: c.2, alpha: alpha) }
+    func path(_ points: [Point2]) {
+        guard let first = points.first else { return }
+        cairo_move_to(cr, first.x, first.y)
+        for p in points.dropFirst() { cairo_line_to(cr, p.x, p.y) }
+    }
+
+    // Ground, and the grid without a base map (100 m squares, or whatever keeps 40+ px apart).
+    rgb(map.hasBaseMap ? MapPalette.land : MapPalette.gridLand)
+    canvas.paint()
+    if !map.hasBaseMap {
+        let step = niceLength(atLeast: 40 * s * map.metresPerPixel) / map.metresPerPixel
+        canvas.setColour(red: MapPalette.grid.0, green: MapPalette.grid.1, blue: MapPalette.grid.2, alpha: MapPalette.grid.3)
+        cairo_set_line_width(cr, 1)
+        var x = 0.5
+        while x < Double(map.width) { cairo_move_to(cr, x.rounded() + 0.5, 0); cairo_line_to(cr, x.rounded() + 0.5, Double(map.height)); x += step }
+        var y = 0.5
+        while y < Double(map.height) { cairo_move_to(cr, 0, y.rounded() + 0.5); cairo_line_to(cr, Double(map.width), y.rounded() + 0.5); y += step }
+        cairo_stroke(cr)
+    }
+
+    // Areas: green, then water (a pond in a park), plazas, buildings.
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+    for kind in [MapDrawing.AreaKind.green, .water, .plaza, .building] {
+        for area in map.areas where area.kind == kind {
+            path(area.points)
+            cairo_close_path(cr)
+        }
+        switch kind {
+        case .water: rgb(MapPalette.water)
+        case .green: rgb(MapPalette.green)
+        case .plaza: rgb(MapPalette.plaza)
+        case .building: rgb(MapPalette.building)
+        }
+        if kind == .building {
+            cairo_fill_preserve(cr)
+            rgb(MapPalette.buildingEdge)
+            cairo_set_line_width(cr, max(0.8, 1 * s))
+            cairo_stroke(cr)
+        } else {
+            cairo_fill(cr)
+        }
+    }
+    // Streets: casings then fills, minor under major; paths dashed; railways grey.
+    for rank in [3, 2, 1, 0] {
+        let lines = map.lines.filter { $0.rank == rank }
+        guard !lines.isEmpty else { continue }
+        let width = MapDesign.roadWidths[rank] * s
+        if rank == 3 {
+            let dash = [3 * s, 2.5 * s]
+            cairo_set_dash(cr, dash, 2, 0)
+            for line in lines { path(line.points) }
+            rgb(MapPalette.path, 0.8)
+            cairo_set_line_width(cr, width)
+            cairo_stroke(cr)
+            cairo_set_dash(cr, nil, 0, 0)
+            continue
+        }
+        for line in lines { path(line.points) }
+        rgb(MapPalette.roadCasing)
+        cairo_set_line_width(cr, width + 2 * s)
+        cairo_stroke(cr)
+        for line in lines { path(line.points) }
+        rgb(rank == 0 ? MapPalette.majorRoad : MapPalette.road)
+        cairo_set_line_width(cr, width)
+        cairo_stroke(cr)
+    }
+    for line in map.lines where line.rank == 4 { path(line.points) }
+    rgb(MapPalette.rail)
+    cairo_set_line_width(cr, 1.5 * s)
+    cairo_stroke(cr)
+
+    // View cones, translucent, the latest on top.
+    for cone in map.cones {
+        let a = (cone.heading - 90) * .pi / 180, h = min(89, cone.halfAngle) * .pi / 180
+        cairo_move_to(cr, cone.apex.x, cone.apex.y)
+        cairo_arc(cr, cone.apex.x, cone.apex.y, cone.length, a - h, a + h)
+        cairo_close_path(cr)
+        rgb(MapPalette.cone, 0.16)
+        cairo_fill_preserve(cr)
+        rgb(MapPalette.cone, 0.55)
+        cairo_set_line_width(cr, 1 * s)
+        cairo_stroke(cr)
+    }
+    // The track: white halo, red line, start and end marks.
+    if map.track.count >= 2 {
+        path(map.track)
+        rgb((1, 1, 1), 0.9)
+        cairo_set_line_width(cr, (MapDesign.trackWidth + 3) * s)
+        cairo_stroke(cr)
+        path(map.track)
+        rgb(MapPalette.track)
+        cairo_set_line_width(cr, MapDesign.trackWidth * s)
+        cairo_stroke(cr)
+    }
+    if let start = map.track.first {
+        rgb((1, 1, 1)); cairo_arc(cr, start.x, start.y, 7 * s, 0, 2 * .pi); cairo_fill(cr)
+        rgb((0.18, 0.62, 0.25)); cairo_arc(cr, start.x, start.y, 5 * s, 0, 2 * .pi); cairo_fill(cr)
+    }
+    if let end = map.track.last, map.track.count >= 2 {
+        rgb((1, 1, 1)); cairo_rectangle(cr, end.x - 7 * s, end.y - 7 * s, 14 * s, 14 * s); cairo_fill(cr)
+        rgb(MapPalette.track); cairo_rectangle(cr, end.x - 5 * s, end.y - 5 * s, 10 * s, 10 * s); cairo_fill(cr)
+    }
+    // POIs: category badges with a white rim.
+    let d = MapDesign.placeDiameter * s
+    for place in map.places {
+        rgb((1, 1, 1))
+        cairo_arc(cr, place.point.x, place.point.y, d / 2 + 1.5 * s, 0, 2 * .pi)
+        cairo_fill(cr)
+        drawBadge(category: place.category, centre: place.point, diameter: d, on: canvas)
+    }
+
+    try drawMapFurniture(map, scale: s, on: canvas)
+    return try canvas.image()
+}
+
+/// The smallest of 1, 2, 5 × 10ⁿ that is at least `length`.
+func niceLength(atLeast length: Double) -> Double {
+    guard length > 0, length.isFinite else { return 1 }
+    let decade = pow(10, (log10(length)).rounded(.down))
+    for m in [1.0, 2.0, 5.0, 10.0] where m * decade >= length { return m * decade }
+    return 10 * decade
+}
+
+/// The largest of 1, 2, 5 × 10ⁿ that is at most `length`.
+func niceLength(atMost length: Double) -> Double {
+    guard length > 0, length.isFinite else { return 1 }
+    let decade = pow(10, (log10(length)).rounded(.down))
+    for m in [5.0, 2.0, 1.0] where m * decade <= length { return m * decade }
+    return decade
+}
+
+/// Scale bar (bottom left), north arrow (top right), attribution (bottom right).
+private func drawMapFurniture(_ map: MapDrawing, scale s: Double, on canvas: CairoCanvas) throws {
+    let cr = canvas.context
+    let regular = try FontLibrary.shared.face(path: defaultRegularFontPath)
+    let bold = try FontLibrary.shared.face(path: defaultBoldFontPath)
+    let font = try FontLibrary.shared.scaled(regular, 14 * s)
+    let boldFont = try FontLibrary.shared.scaled(bold, 16 * s)
+    let margin = MapDesign.margin * s
+
+    // Scale bar: a round length near a fifth of the width, in alternating black and white halves.
+    let metres = niceLength(atMost: Double(map.width) * 0.2 * map.metresPerPixel)
+    let length = metres / map.metresPerPixel
+    let label = metres >= 1000 ? "\(metres / 1000 == (metres / 1000).rounded() ? String(Int(metres / 1000)) : String(metres / 1000)) km" : "\(Int(metres)) m"
+    let barHeight = 6 * s
+    let x0 = margin + 8 * s, y0 = Double(map.height) - margin - 8 * s - barHeight
+    canvas.roundedRectangle(Rect(x: margin, y: y0 - font.ascent - 10 * s, width: length + 16 * s,
+                                 height: font.ascent + font.descent + barHeight + 18 * s), radius: 4 * s)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
+    cairo_fill(cr)
+    canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
+    cairo_rectangle(cr, x0, y0, length, barHeight)
+    cairo_fill(cr)
+    canvas.setColour(red: 1, green: 1, blue: 1)
+    cairo_rectangle(cr, x0 + length / 2, y0 + 1 * s, length / 2 - 1 * s, barHeight - 2 * s)
+    cairo_fill(cr)
+    canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
+    canvas.text(label, font: font, x: x0, y: y0 - 5 * s)
+
+    // North arrow: a split arrowhead with N above it.
+    let cx = Double(map.width) - margin - 20 * s, top = margin + 4 * s
+    canvas.roundedRectangle(Rect(x: cx - 20 * s, y: margin, width: 40 * s, height: 64 * s), radius: 4 * s)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
+    cairo_fill(cr)
+    canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
+    canvas.text("N", font: boldFont, x: cx - boldFont.width(of: "N") / 2, y: top + boldFont.ascent)
+    let tip = Point2(cx, top + boldFont.ascent + 6 * s), base = top + boldFont.ascent + 36 * s
+    canvas.polygon([tip, Point2(cx + 10 * s, base), Point2(cx, base - 8 * s)])
+    cairo_fill(cr)
+    canvas.polygon([tip, Point2(cx - 10 * s, base), Point2(cx, base - 8 * s)])
+    cairo_set_line_width(cr, 1.2 * s)
+    cairo_stroke(cr)
+
+    // Attribution.
+    if let text = map.attribution, !text.isEmpty {
+        let (shown, width) = ellipsised(text, font: font, maxWidth: Double(map.width) - 2 * margin)
+        let w = (width + 12 * s).rounded(.up), h = (font.ascent + font.descent + 6 * s).rounded(.up)
+        let x = Double(map.width) - w, y = Double(map.height) - h
+        canvas.roundedRectangle(Rect(x: x, y: y, width: w + 4 * s, height: h + 4 * s), radius: 4 * s)
+        canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.8)
+        cairo_fill(cr)
+        canvas.setColour(red: 0.2, green: 0.2, blue: 0.2)
+        canvas.text(shown, font: font, x: x + 6 * s, y: y + 3 * s + font.ascent)
+    }
+}

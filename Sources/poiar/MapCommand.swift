@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import POIStore
+import Replay
+
+struct MapCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "map",
+        abstract: "Draw a map of a log: the walked track, view cones and the POIs around it, over the OSM extract's streets and buildings (a grid otherwise).")
+
+    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording.")
+    var log: String
+
+    @Option(help: "Output PNG.")
+    var out: String
+
+    @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
+    var pois: String?
+
+    @Option(help: "Categories to show, comma-separated. Default: all.")
+    var filter: String?
+
+    @Option(help: "Language code: POI names from their name:<language> tag.")
+    var lang: String?
+
+    @Option(help: "OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. Default: the POI source, when it is one.")
+    var basemap: String?
+
+    @Option(help: "Pixels along the map's longer side.")
+    var size: Int = 1200
+
+    @Option(help: "Metres shown around the track.")
+    var margin: Double = 150
+
+    @Option(help: "Seconds between view cones.")
+    var every: Double = 5
+
+    @Option(help: "Horizontal field of view for the cones, degrees. Default: the log's camera.")
+    var hfov: Double?
+
+    @Option(help: "Camera JSON for the cones' angle. Default: the log's `# camera:` line.")
+    var camera: String?
+
+    @Flag(help: "Keep magnetic north instead of true north.")
+    var magnetic = false
+
+    func validate() throws {
+        if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
+        if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
+        if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
+        if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
+        if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
+    }
+
+    func run() throws {
+        try reportingErrors {
+            var options = MapOptions(logPath: log, outputPath: out)
+            options.poiSource = pois
+            options.categories = try filter.map { try POICategory.parseFilter($0) }
+            options.language = lang
+            options.baseMapPath = basemap
+            options.longestSide = size
+            options.margin = margin
+            options.coneInterval = every
+            options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov)
+            options.magnetic = magnetic
+            let summary = try TrackMap.run(options, notice: { printNotice($0) })
+            printNotice("wrote \(out): \(summary)")
+        }
+    }
+}
