@@ -1,4 +1,5 @@
 import Foundation
+import POIARCore
 
 /// A row being formatted straight into an output buffer: bytes and fixed-point numbers
 /// appended without building Strings. `AtomicTextWriter.writeLine` and `PoseExport` hand one
@@ -59,9 +60,9 @@ public struct LineBytes {
     /// an ulp (or 10⁻⁶) of a half-way point, where its rounding could differ from printf's
     /// exact decimal rounding, printf is asked.
     public mutating func fixed(_ v: Double, _ decimals: Int) {
-        let scaled = abs(v) * LineBytes.powerOfTen(decimals)
+        let scaled = abs(v) * exactPowerOfTen(Swift.min(Swift.max(decimals, 0), 15))
         let floor = scaled.rounded(.down)
-        guard v.isFinite, decimals <= 15, scaled < 9e15, abs(scaled - floor - 0.5) > Swift.max(1e-6, scaled.ulp) else {
+        guard v.isFinite, (0...15).contains(decimals), scaled < 9e15, abs(scaled - floor - 0.5) > Swift.max(1e-6, scaled.ulp) else {
             append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
             return
         }
@@ -91,27 +92,6 @@ public struct LineBytes {
         count += length
     }
 
-    @inline(__always)
-    static func powerOfTen(_ k: Int) -> Double {
-        switch k {
-        case 0: return 1
-        case 1: return 1e1
-        case 2: return 1e2
-        case 3: return 1e3
-        case 4: return 1e4
-        case 5: return 1e5
-        case 6: return 1e6
-        case 7: return 1e7
-        case 8: return 1e8
-        case 9: return 1e9
-        case 10: return 1e10
-        case 11: return 1e11
-        case 12: return 1e12
-        case 13: return 1e13
-        case 14: return 1e14
-        default: return 1e15
-        }
-    }
 }
 
 extension LineBytes {

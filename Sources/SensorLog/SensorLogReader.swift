@@ -335,25 +335,11 @@ private struct FastRow {
         var negative = false
         if j < n, b[j] == 0x2D { negative = true; j += 1 } else if j < n, b[j] == 0x2B { j += 1 }
         var mantissa: UInt64 = 0
-        let digitsStart = j
-        while j < n {
-            let d = b[j] &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            j += 1
-        }
-        var digits = j - digitsStart
+        var digits = FastRow.digits(b, &j, into: &mantissa)
         var decimals = 0
         if j < n, b[j] == 0x2E {
             j += 1
-            let fractionStart = j
-            while j < n {
-                let d = b[j] &- 0x30
-                if d > 9 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                j += 1
-            }
-            decimals = j - fractionStart
+            decimals = FastRow.digits(b, &j, into: &mantissa)
             digits += decimals
         }
         guard digits > 0, digits <= 19, decimals <= 22, mantissa <= 1 << 53 else { return nil }
@@ -363,34 +349,17 @@ private struct FastRow {
         return negative ? -v : v
     }
 
-    /// 10^k for k in 0...22 (each exactly representable as a double).
+    /// Reads decimal digits at `j` into `mantissa` (×10 each, wrapping: callers bound the
+    /// count); returns how many.
     @inline(__always)
-    static func exactPowerOfTen(_ k: Int) -> Double {
-        switch k {
-        case 0: return 1e0
-        case 1: return 1e1
-        case 2: return 1e2
-        case 3: return 1e3
-        case 4: return 1e4
-        case 5: return 1e5
-        case 6: return 1e6
-        case 7: return 1e7
-        case 8: return 1e8
-        case 9: return 1e9
-        case 10: return 1e10
-        case 11: return 1e11
-        case 12: return 1e12
-        case 13: return 1e13
-        case 14: return 1e14
-        case 15: return 1e15
-        case 16: return 1e16
-        case 17: return 1e17
-        case 18: return 1e18
-        case 19: return 1e19
-        case 20: return 1e20
-        case 21: return 1e21
-        case 22: return 1e22
-        default: preconditionFailure("10^\(k) is not an exact double")
+    static func digits(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, into mantissa: inout UInt64) -> Int {
+        let start = j
+        while j < b.count {
+            let d = b[j] &- 0x30
+            if d > 9 { break }
+            mantissa = mantissa &* 10 &+ UInt64(d)
+            j += 1
         }
+        return j - start
     }
 }
