@@ -42,6 +42,8 @@ public struct ReplayOptions: Sendable {
     /// Keep labels calm from frame to frame (hysteresis and easing); off gives each frame the
     /// plain stateless layout.
     public var calm = true
+    /// Output scale, video, contact sheet, resume and sharding (docs/batch.md).
+    public var batch = BatchOptions()
 
     public init(logPath: String) { self.logPath = logPath }
 
@@ -69,6 +71,11 @@ public struct ReplaySummary: Sendable {
     public var rejectedFixes: Int
     /// How calm the labels were (`--stats`).
     public var stats: CalmStats.Summary
+    /// Frames this process drew, and frames it left as they were (`--resume`).
+    public var rendered: Int
+    public var skipped: Int
+    /// The manifest written: `frames.jsonl`, or the shard's part.
+    public var manifestName: String
 }
 
 /// `poiar replay`: the whole pipeline, frame by frame.
@@ -81,7 +88,7 @@ public struct ReplaySummary: Sendable {
 public final class ReplayEngine {
     public let options: ReplayOptions
     public var notice: @Sendable (String) -> Void
-    public var progress: (@Sendable (Int, Int) -> Void)?
+    public var progress: (@Sendable (RenderProgress) -> Void)?
 
     public init(options: ReplayOptions, notice: @escaping @Sendable (String) -> Void) {
         self.options = options
@@ -98,6 +105,9 @@ public final class ReplayEngine {
         guard options.jobs >= 1 else { throw InputError(file: "command line", field: "--jobs", "must be ≥ 1") }
         guard options.fps > 0, options.fps.isFinite else { throw InputError(file: "command line", field: "--fps", "must be > 0") }
         guard options.radius > 0, options.radius.isFinite else { throw InputError(file: "command line", field: "--radius", "must be > 0 m") }
+        let batch = options.batch
+        try batch.validate()
+        let video = batch.video ? try VideoEncoder() : nil
         // Checked now (before the long pass), fitted to the stills' size below.
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
 
@@ -134,6 +144,7 @@ public final class ReplayEngine {
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
+        if let n = batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
         let stillsBase = metadata.stills.map { logFolder.appendingPathComponent($0) } ?? logFolder
@@ -151,6 +162,7 @@ public final class ReplayEngine {
             camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder,
                                                 stillSize: (image.width, image.height))
         }
+        camera = batch.scaled(camera)
         let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                                   fontPath: options.fontPath, boldFontPath: options.boldFontPath)
 
@@ -167,9 +179,17 @@ public final class ReplayEngine {
         } catch {
             throw InputError(file: outDir.path, "cannot create the output folder: \(error.localizedDescription)")
         }
-        let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent("frames.jsonl"))
+        let manifestName = batch.shard?.manifestName ?? "frames.jsonl"
+        RenderJournal.removeLeftoverTemporaries(in: outDir, shard: batch.shard, manifestName: manifestName)
+        let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent(manifestName))
+        let journal = RenderJournal(dir: outDir, shard: batch.shard)
+        let settingsKey = options.renderSettingsKey
+        var fingerprint = FNV1a64()
+        fingerprint.add(settingsKey)
         let total = fused.frames.count
-        var done = 0
+        let own = batch.shard?.frameCount(of: total) ?? total
+        var counts = RenderProgress(handled: 0, rendered: 0, total: own)
+        progress?(counts)
         for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
             let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
             let records = try range.map { i -> FrameRecord in
@@ -185,15 +205,50 @@ public final class ReplayEngine {
                 stats.add(record)
                 return record
             }
-            try renderAll(records, stills: Array(stillURLs[range]), style: style, outDir: outDir, doneBefore: done, total: total)
-            done += records.count
-            for r in records { try manifest.write(r.jsonLine) }
+            // This process's frames, less those a resumed run finds complete.
+            var work: [FrameJob] = []
+            for (offset, record) in records.enumerated() {
+                let line = record.jsonLine
+                fingerprint.add(line)
+                guard batch.shard?.owns(frame: record.index) ?? true else { continue }
+                try manifest.write(line)
+                let key = FNV1a64.hex(settingsKey, line)
+                if batch.resume && journal.isComplete(frame: record.index, key: key) {
+                    journal.keep(frame: record.index)
+                    counts.handled += 1
+                    progress?(counts)
+                } else {
+                    work.append(FrameJob(record: record, still: stillURLs[chunkStart + offset], key: key))
+                }
+            }
+            try renderAll(work, style: style, outDir: outDir, journal: journal, before: counts)
+            counts.handled += work.count
+            counts.rendered += work.count
+        }
+        if let shard = batch.shard {
+            fingerprint.add(total)
+            try manifest.write(ShardTrailer(shard: shard, frames: total, fingerprint: fingerprint.hex).jsonLine)
         }
         try manifest.commit()
-        removeStaleFrames(in: outDir, keeping: total)
+        try journal.finish(shard: batch.shard)
+        if batch.shard == nil {
+            removeStaleFrames(in: outDir, keeping: total)
+            ShardMerge.removeShardManifests(in: outDir)
+            if let n = batch.contactSheetEvery {
+                let shown = ContactSheetWriter.frames(total: total, every: n).map { ($0, fused.frames[$0 - 1].time) }
+                try ContactSheetWriter.write(dir: outDir, frames: shown, frameWidth: camera.width, frameHeight: camera.height,
+                                             fontPath: options.fontPath, pngCompressionLevel: options.pngCompressionLevel)
+            }
+            if let video {
+                try video.encode(dir: outDir, frameCount: total,
+                                 frameRate: VideoEncoder.frameRate(count: total, firstTime: fused.frames[0].time,
+                                                                   lastTime: fused.frames[total - 1].time, fallback: options.fps))
+            }
+        }
 
         return ReplaySummary(frames: total, outputDir: outDir, seconds: Date().timeIntervalSince(start),
-                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary)
+                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary,
+                             rendered: counts.rendered, skipped: counts.handled - counts.rendered, manifestName: manifestName)
     }
 
     /// The still's URL, refusing paths that leave the stills folder and stills that are missing.
@@ -214,19 +269,28 @@ public final class ReplayEngine {
     /// Frames annotated and rendered together; bounds memory for long logs.
     static let chunkSize = 64
 
-    private func renderAll(_ records: [FrameRecord], stills: [URL?], style: CardStyle, outDir: URL,
-                           doneBefore: Int, total: Int) throws {
-        let work = RenderQueue(count: records.count)
+    /// A frame to draw: its record, still and render-journal key.
+    struct FrameJob {
+        var record: FrameRecord
+        var still: URL?
+        var key: String
+    }
+
+    private func renderAll(_ jobs: [FrameJob], style: CardStyle, outDir: URL, journal: RenderJournal,
+                           before: RenderProgress) throws {
+        guard !jobs.isEmpty else { return }
+        let work = RenderQueue(count: jobs.count)
         let logPath = options.logPath
         let level = options.pngCompressionLevel
         let progress = self.progress
-        let jobs = min(options.jobs, max(1, records.count))
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+        let threads = min(options.jobs, max(1, jobs.count))
+        DispatchQueue.concurrentPerform(iterations: threads) { _ in
             while let i = work.next() {
                 do {
-                    let record = records[i]
+                    let record = jobs[i].record
+                    try journal.willWrite(frame: record.index)
                     let background: FrameBackground
-                    if let url = stills[i] {
+                    if let url = jobs[i].still {
                         do { background = .still(try loadStill(url)) } catch let e as InputError {
                             throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                              e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
@@ -236,8 +300,9 @@ public final class ReplayEngine {
                     }
                     let image = try renderFrame(drawing(for: record, background: background), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
+                    try journal.didWrite(frame: record.index, key: jobs[i].key)
                     let done = work.finished()
-                    progress?(doneBefore + done, total)
+                    progress?(RenderProgress(handled: before.handled + done, rendered: before.rendered + done, total: before.total))
                 } catch {
                     work.fail(error, at: i)
                 }
