@@ -188,43 +188,52 @@ public final class ReplayEngine {
         fingerprint.add(settingsKey)
         let total = fused.frames.count
         let own = batch.shard?.frameCount(of: total) ?? total
-        var counts = RenderProgress(handled: 0, rendered: 0, total: own)
-        progress?(counts)
-        for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
-            let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
-            let records = try range.map { i -> FrameRecord in
-                let frame = fused.frames[i]
-                let location = fused.track.location(at: frame.time)!
-                let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
-                                        language: options.language)
-                let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
-                                         image: FrameRecord.imageName(index: i + 1), still: frame.still,
-                                         location: location, pose: frame.pose, camera: camera,
-                                         annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
-                                                                         memory: &memory, time: frame.time))
-                stats.add(record)
-                return record
-            }
-            // This process's frames, less those a resumed run finds complete.
-            var work: [FrameJob] = []
-            for (offset, record) in records.enumerated() {
-                let line = record.jsonLine
-                fingerprint.add(line)
-                guard batch.shard?.owns(frame: record.index) ?? true else { continue }
-                try manifest.write(line)
-                let key = FNV1a64.hex(settingsKey, line)
-                if batch.resume && journal.isComplete(frame: record.index, key: key) {
-                    journal.keep(frame: record.index)
-                    counts.handled += 1
-                    progress?(counts)
-                } else {
-                    work.append(FrameJob(record: record, still: stillURLs[chunkStart + offset], key: key))
+        let tally = RenderTally(total: own, progress: progress)
+        // With --jobs ≥ 2 a chunk renders while the next is annotated (the annotation is serial:
+        // the calm layout carries from frame to frame); its errors are taken before the next
+        // chunk's, so the earliest frame's error is the one reported, whatever --jobs.
+        var pending: PendingRender?
+        do {
+            for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
+                let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
+                let records = try range.map { i -> FrameRecord in
+                    let frame = fused.frames[i]
+                    let location = fused.track.location(at: frame.time)!
+                    let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
+                                            language: options.language)
+                    let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                                             image: FrameRecord.imageName(index: i + 1), still: frame.still,
+                                             location: location, pose: frame.pose, camera: camera,
+                                             annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
+                                                                             memory: &memory, time: frame.time))
+                    stats.add(record)
+                    return record
                 }
+                // This process's frames, less those a resumed run finds complete.
+                var work: [FrameJob] = []
+                for (offset, record) in records.enumerated() {
+                    let line = record.jsonLine
+                    fingerprint.add(line)
+                    guard batch.shard?.owns(frame: record.index) ?? true else { continue }
+                    try manifest.write(line)
+                    let key = FNV1a64.hex(settingsKey, line)
+                    if batch.resume && journal.isComplete(frame: record.index, key: key) {
+                        journal.keep(frame: record.index)
+                        tally.add(rendered: false)
+                    } else {
+                        work.append(FrameJob(record: record, still: stillURLs[chunkStart + offset], key: key))
+                    }
+                }
+                try pending?.wait()
+                pending = PendingRender(work, threads: options.jobs, style: style, outDir: outDir, journal: journal,
+                                        level: options.pngCompressionLevel, logPath: options.logPath, tally: tally)
             }
-            try renderAll(work, style: style, outDir: outDir, journal: journal, before: counts)
-            counts.handled += work.count
-            counts.rendered += work.count
+            try pending?.wait()
+        } catch {
+            try pending?.wait()
+            throw error
         }
+        let counts = tally.current
         if let shard = batch.shard {
             fingerprint.add(total)
             try manifest.write(ShardTrailer(shard: shard, frames: total, fingerprint: fingerprint.hex).jsonLine)
@@ -270,21 +279,17 @@ public final class ReplayEngine {
     static let chunkSize = 64
 
     /// A frame to draw: its record, still and render-journal key.
-    struct FrameJob {
+    struct FrameJob: Sendable {
         var record: FrameRecord
         var still: URL?
         var key: String
     }
 
-    private func renderAll(_ jobs: [FrameJob], style: CardStyle, outDir: URL, journal: RenderJournal,
-                           before: RenderProgress) throws {
+    /// Renders `jobs` on `threads` threads; errors go to `queue` (the earliest frame's kept).
+    static func render(_ jobs: [FrameJob], threads: Int, style: CardStyle, outDir: URL, journal: RenderJournal,
+                       level: Int, logPath: String, tally: RenderTally, queue work: RenderQueue) {
         guard !jobs.isEmpty else { return }
-        let work = RenderQueue(count: jobs.count)
-        let logPath = options.logPath
-        let level = options.pngCompressionLevel
-        let progress = self.progress
-        let threads = min(options.jobs, max(1, jobs.count))
-        DispatchQueue.concurrentPerform(iterations: threads) { _ in
+        DispatchQueue.concurrentPerform(iterations: min(threads, jobs.count)) { _ in
             while let i = work.next() {
                 do {
                     let record = jobs[i].record
@@ -301,14 +306,12 @@ public final class ReplayEngine {
                     let image = try renderFrame(drawing(for: record, background: background), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
                     try journal.didWrite(frame: record.index, key: jobs[i].key)
-                    let done = work.finished()
-                    progress?(RenderProgress(handled: before.handled + done, rendered: before.rendered + done, total: before.total))
+                    tally.add(rendered: true)
                 } catch {
                     work.fail(error, at: i)
                 }
             }
         }
-        if let error = work.error { throw error }
     }
 
     private func removeStaleFrames(in dir: URL, keeping count: Int) {
@@ -362,11 +365,59 @@ func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackgroun
     return .synthetic(horizon: p1, p2, skyPoint: sky)
 }
 
+/// One chunk's rendering: on its own thread with `threads` ≥ 2 (so the next chunk can be
+/// annotated meanwhile), else done before the initialiser returns.
+struct PendingRender {
+    private let group = DispatchGroup()
+    private let queue: RenderQueue
+
+    init(_ jobs: [ReplayEngine.FrameJob], threads: Int, style: CardStyle, outDir: URL, journal: RenderJournal,
+         level: Int, logPath: String, tally: RenderTally) {
+        let queue = RenderQueue(count: jobs.count)
+        self.queue = queue
+        let body: @Sendable () -> Void = {
+            ReplayEngine.render(jobs, threads: threads, style: style, outDir: outDir, journal: journal, level: level,
+                                logPath: logPath, tally: tally, queue: queue)
+        }
+        if threads >= 2 { DispatchQueue.global().async(group: group, execute: body) } else { body() }
+    }
+
+    /// Waits until the chunk is rendered; throws its earliest frame's error.
+    func wait() throws {
+        group.wait()
+        if let error = queue.error { throw error }
+    }
+}
+
+/// Frames handled so far (drawn, or kept by --resume), reported as they change.
+final class RenderTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: RenderProgress
+    private let progress: (@Sendable (RenderProgress) -> Void)?
+
+    init(total: Int, progress: (@Sendable (RenderProgress) -> Void)?) {
+        counts = RenderProgress(handled: 0, rendered: 0, total: total)
+        self.progress = progress
+        progress?(counts)
+    }
+
+    func add(rendered: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        counts.handled += 1
+        if rendered { counts.rendered += 1 }
+        progress?(counts)
+    }
+
+    var current: RenderProgress {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+}
+
 /// Hands out frame indices to render workers and keeps the first error.
 final class RenderQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0
-    private var done = 0
     private let count: Int
     private(set) var error: Error?
 
@@ -377,12 +428,6 @@ final class RenderQueue: @unchecked Sendable {
         guard nextIndex < count, error == nil || nextIndex < errorIndex else { return nil }
         defer { nextIndex += 1 }
         return nextIndex
-    }
-
-    func finished() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        return done
     }
 
     /// Keeps the error of the earliest frame, so the message does not depend on --jobs.
