@@ -241,7 +241,7 @@ public final class ReplayEngine {
         try manifest.commit()
         try journal.finish(shard: batch.shard)
         if batch.shard == nil {
-            removeStaleFrames(in: outDir, keeping: total)
+            ShardMerge.removeFrames(in: outDir, above: total)
             ShardMerge.removeShardManifests(in: outDir)
             if let n = batch.contactSheetEvery {
                 let shown = ContactSheetWriter.frames(total: total, every: n).map { ($0, fused.frames[$0 - 1].time) }
@@ -310,15 +310,6 @@ public final class ReplayEngine {
                 } catch {
                     work.fail(error, at: i)
                 }
-            }
-        }
-    }
-
-    private func removeStaleFrames(in dir: URL, keeping count: Int) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
-        for name in names where name.hasPrefix("frame_") && name.hasSuffix(".png") {
-            if let n = Int(name.dropFirst(6).dropLast(4)), n > count {
-                try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
             }
         }
     }

@@ -14,7 +14,7 @@ struct BatchArguments: ParsableArguments {
     @Option(name: .customLong("contact-sheet"), help: "Also write OUT/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
     var contactSheet: Int?
 
-    @Flag(help: "Skip frames an earlier run with the same settings completed (after a killed run, or to add frames).")
+    @Flag(help: "Keep frames that an earlier, interrupted run with the same settings completed; draw the rest.")
     var resume = false
 
     @Option(help: "Render only shard I of N (0 ≤ I < N): frames k with (k − 1) mod N = I, and OUT/frames.shard-I-of-N.jsonl; `poiar merge OUT` then writes frames.jsonl.")
