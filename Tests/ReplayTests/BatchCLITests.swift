@@ -95,7 +95,7 @@ import Rendering
         let (dir, log) = try folder(try walkPrefix(seconds: 16))
         let args = ["--filter", "cafe,restaurant", "--size", "360x640"]
         let one = dir.appendingPathComponent("one"), sharded = dir.appendingPathComponent("sharded")
-        let r = try runPoiar(["replay", log.path, "--out", one.path] + args)
+        let r = try runPoiar(["replay", log.path, "--out", one.path, "--contact-sheet", "5"] + args)
         #expect(r.status == 0, "\(r.stderr)")
 
         // Three processes at once into one folder, as on a shared volume.
@@ -113,11 +113,12 @@ import Rendering
         #expect(!listed.contains("frames.jsonl"))
         #expect(Set(listed.filter { $0.hasSuffix(".jsonl") }) == ["frames.shard-0-of-3.jsonl", "frames.shard-1-of-3.jsonl", "frames.shard-2-of-3.jsonl"])
 
-        let m = try runPoiar(["merge", sharded.path])
+        let m = try runPoiar(["merge", sharded.path, "--contact-sheet", "5"])
         #expect(m.status == 0, "\(m.stderr)")
         #expect(m.stderr.contains("merged 3 shards: 32 frames"), "\(m.stderr)")
         let names = try expectSameFolders(one, sharded, "merged shards")
-        #expect(names.filter { $0.hasSuffix(".png") }.count == 32)
+        #expect(names.filter { $0.hasPrefix("frame_") }.count == 32)
+        #expect(names.contains("contact-sheet.png") && names.contains("frames.jsonl"))
     }
 
     @Test func shardsInSeparateFoldersCopiedTogetherMergeToo() throws {
