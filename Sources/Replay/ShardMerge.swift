@@ -1,6 +1,5 @@
 import Foundation
 import POIARCore
-import SensorLog
 
 extension ReplayOptions {
     /// What a frame's pixels depend on besides its manifest line: every option except where
@@ -118,7 +117,7 @@ public enum ShardMerge {
         if let every = batch.contactSheetEvery { try ContactSheetWriter.check(total: total, every: every) }
 
         // Pass 2: interleave the shards' lines, frame k from shard (k − 1) mod N.
-        let readers = try shards.map { try LineReader(path: dir.appendingPathComponent($0.manifestName).path) }
+        let readers = try shards.map { try ManifestReader(url: dir.appendingPathComponent($0.manifestName)) }
         let manifest = try AtomicTextWriter(url: dir.appendingPathComponent("frames.jsonl"))
         var firstTime = 0.0, lastTime = 0.0
         var frameSize: (width: Int, height: Int)?
@@ -197,7 +196,7 @@ public enum ShardMerge {
     }
 
     private static func eachLine(_ url: URL, _ body: (String, Int) throws -> Void) throws {
-        let reader = try LineReader(path: url.path)
+        let reader = try ManifestReader(url: url)
         while let line = try reader.nextLine() { try body(line, reader.lineNumber) }
     }
 
@@ -216,6 +215,49 @@ public enum ShardMerge {
             if let n = RenderJournal.frameNumber(name), n > count {
                 try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
             }
+        }
+    }
+}
+
+/// Reads a manifest line by line in constant memory (beyond the longest line: a frame with
+/// thousands of POIs in range has a long one, so there is no length limit).
+final class ManifestReader {
+    let path: String
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var atEnd = false
+    private(set) var lineNumber = 0
+
+    init(url: URL) throws {
+        path = url.path
+        guard let h = FileHandle(forReadingAtPath: url.path) else {
+            throw InputError(file: url.path, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        handle = h
+    }
+
+    deinit { try? handle.close() }
+
+    func nextLine() throws -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                lineNumber += 1
+                return line
+            }
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                let line = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                lineNumber += 1
+                return line
+            }
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
+                throw InputError(file: path, "cannot read: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
         }
     }
 }

@@ -35,6 +35,18 @@ import Testing
         #expect(ShardMerge.manifestHead("{\"time\": 5.6}") == nil)
     }
 
+    @Test func manifestReaderTakesLongLinesAndALastLineWithoutNewline() throws {
+        let dir = try makeTempDir("poiar-manifest")
+        let url = dir.appendingPathComponent("m.jsonl")
+        let long = String(repeating: "x", count: 3 << 20)
+        try Data("a\n\(long)\n\nlast".utf8).write(to: url)
+        let reader = try ManifestReader(url: url)
+        var lines: [String] = []
+        while let line = try reader.nextLine() { lines.append(line) }
+        #expect(lines.map(\.count) == [1, 3 << 20, 0, 4])
+        #expect(lines.last == "last" && reader.lineNumber == 4)
+    }
+
     @Test func journalLinesWithdrawnAndTornLinesAreIgnored() throws {
         let dir = try makeTempDir("poiar-journal")
         let url = dir.appendingPathComponent(RenderJournal.fileName)
