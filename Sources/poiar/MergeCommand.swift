@@ -8,8 +8,8 @@ struct MergeCommand: ParsableCommand {
         abstract: "Assemble the shards of `replay --shard I/N` in one folder: check them and write frames.jsonl as one run would.",
         discussion: "See docs/batch.md for running shards as a Kubernetes Indexed Job or a Slurm job array.")
 
-    @Argument(help: "The output folder holding every shard's frames and frames.shard-I-of-N.jsonl.")
-    var dir: String
+    @Argument(help: "Output folders, each holding every shard's frames and frames.shard-I-of-N.jsonl (several: one per log of a replay of several logs).")
+    var dirs: [String]
 
     @Flag(help: "Also encode DIR/video.mp4 from the frames with ffmpeg (must be on PATH; checked first).")
     var video = false
@@ -34,13 +34,26 @@ struct MergeCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let start = Date()
             var batch = BatchOptions()
             batch.video = video
             batch.contactSheetEvery = contactSheet
-            let summary = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,
-                                             pngCompressionLevel: pngLevel, fps: fps)
-            printNotice("merged \(summary.shards) shards: \(summary.frames) frames, wrote frames.jsonl to \(summary.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+            if video { _ = try VideoEncoder() }
+            var failed: [String] = []
+            for dir in dirs {
+                let start = Date()
+                do {
+                    let summary = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,
+                                                     pngCompressionLevel: pngLevel, fps: fps)
+                    printNotice("merged \(summary.shards) shards: \(summary.frames) frames, wrote frames.jsonl to \(summary.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+                } catch where dirs.count > 1 {
+                    printError("\(error)")
+                    failed.append(dir)
+                }
+            }
+            if !failed.isEmpty {
+                printError("\(failed.count) of \(dirs.count) folders not merged: \(failed.joined(separator: ", "))")
+                throw ExitCode(1)
+            }
         }
     }
 }

@@ -290,6 +290,16 @@ import Rendering
             let names = try expectSameFolders(alone, out.appendingPathComponent(name), name)
             #expect(names.filter { $0.hasSuffix(".png") }.count == frames)
         }
+        // Sharded, then both folders merged in one call: the same again.
+        let sharded = dir.appendingPathComponent("sharded")
+        for i in 0..<2 {
+            #expect(try runPoiar(["replay", dir.path, "--out", sharded.path, "--filter", "cafe", "--shard", "\(i)/2"]).status == 0)
+        }
+        let m = try runPoiar(["merge", sharded.appendingPathComponent("a").path, sharded.appendingPathComponent("b").path])
+        #expect(m.status == 0, "\(m.stderr)")
+        for name in ["a", "b"] {
+            try expectSameFolders(out.appendingPathComponent(name), sharded.appendingPathComponent(name), "sharded \(name)")
+        }
         // Logs given one by one, one of them broken: the others are still replayed, exit 1.
         let broken = try writeLog("time,sensor,x,y,z,accuracy\n0,gyro,1,2\n", named: "broken.csv", in: dir)
         let out2 = dir.appendingPathComponent("out2")
