@@ -3,15 +3,17 @@ import POIARCore
 
 extension ReplayOptions {
     /// What a frame's pixels depend on besides its manifest line: every option except where
-    /// and how the run goes (log and output paths, POI source path, jobs, resume, shard,
-    /// video, contact sheet). Part of the render journal's keys and of the shards' fingerprint,
-    /// so runs on machines with other paths agree. Options added later are included without
-    /// further work (the whole value is printed).
+    /// and how the run goes (log, output, POI source and camera file paths — the camera itself
+    /// is in every manifest line —, jobs, resume, shard, video, contact sheet). Part of the
+    /// render journal's keys and of the shards' fingerprint, so runs on machines with other
+    /// paths agree. Options added later are included without further work (the whole value is
+    /// printed).
     var renderSettingsKey: String {
         var o = self
         o.logPath = ""
         o.outputDir = nil
         o.poiSource = nil
+        o.camera.cameraFile = nil
         o.jobs = 1
         o.batch = BatchOptions()
         o.batch.scale = batch.scale

@@ -75,6 +75,7 @@ import Testing
         var b = ReplayOptions(logPath: "/elsewhere/walk.csv")
         b.outputDir = "/tmp/x"; b.jobs = 8; b.batch.resume = true; b.batch.shard = ShardSpec(index: 1, count: 2)
         b.poiSource = "/mnt/pois.osm"
+        b.camera.cameraFile = "/mnt/walk.camera.json"
         #expect(a.renderSettingsKey == b.renderSettingsKey)
         a.pngCompressionLevel = 9
         #expect(a.renderSettingsKey != b.renderSettingsKey)
