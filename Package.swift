@@ -21,6 +21,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",  // PNG compression (faster than zlib)
+                       providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CBZip2",  // no pkg-config file for bzip2 on Debian: module map links "bz2"
@@ -44,7 +46,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
         .target(name: "Projection", dependencies: ["POIARCore", "Geodesy"]),
-        .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CJPEG", "CCairo"]),
+        .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CDeflate", "CJPEG", "CCairo"]),
         .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         .target(name: "Replay", dependencies: [

@@ -5,7 +5,8 @@
 set -euo pipefail
 
 packages=(
-  libpng-dev          # PNG output and still decoding (CPNG)
+  libpng-dev          # PNG still decoding (CPNG)
+  libdeflate-dev      # PNG output compression (CDeflate)
   libturbojpeg0-dev   # JPEG still decoding (CJPEG)
   libcairo2-dev       # drawing the label cards (CCairo)
   libfreetype-dev     # font rendering for Cairo

@@ -45,6 +45,8 @@ public struct ReplayOptions: Sendable {
     /// What is drawn over the frames besides the cards (HUD, card second line), where the
     /// stills are read from, and whether a map is written beside the frames.
     public var overlay = OverlayOptions()
+    /// Output scale, video, contact sheet, resume and sharding (docs/batch.md).
+    public var batch = BatchOptions()
 
     public init(logPath: String) { self.logPath = logPath }
 
@@ -72,6 +74,11 @@ public struct ReplaySummary: Sendable {
     public var rejectedFixes: Int
     /// How calm the labels were (`--stats`).
     public var stats: CalmStats.Summary
+    /// Frames this process drew, and frames it left as they were (`--resume`).
+    public var rendered: Int
+    public var skipped: Int
+    /// The manifest written: `frames.jsonl`, or the shard's part.
+    public var manifestName: String
 }
 
 /// `poiar replay`: the whole pipeline, frame by frame.
@@ -84,7 +91,7 @@ public struct ReplaySummary: Sendable {
 public final class ReplayEngine {
     public let options: ReplayOptions
     public var notice: @Sendable (String) -> Void
-    public var progress: (@Sendable (Int, Int) -> Void)?
+    public var progress: (@Sendable (RenderProgress) -> Void)?
     /// HUD and card settings of the frames being drawn (set by `run`).
     private var frameOverlay = FrameOverlay()
 
@@ -103,6 +110,13 @@ public final class ReplayEngine {
         guard options.jobs >= 1 else { throw InputError(file: "command line", field: "--jobs", "must be ≥ 1") }
         guard options.fps > 0, options.fps.isFinite else { throw InputError(file: "command line", field: "--fps", "must be > 0") }
         guard options.radius > 0, options.radius.isFinite else { throw InputError(file: "command line", field: "--radius", "must be > 0 m") }
+        let batch = options.batch
+        try batch.validate()
+        if batch.shard != nil && options.overlay.map {
+            throw InputError(file: "command line", field: "--shard",
+                             "a shard writes only its frames: make the map with poiar map (or replay --map without --shard)")
+        }
+        let video = batch.video ? try VideoEncoder() : nil
         // Checked now (before the long pass), fitted to the stills' size below.
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
 
@@ -139,6 +153,7 @@ public final class ReplayEngine {
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
+        if let n = batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
         let stillsFolder = options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder)
@@ -156,6 +171,7 @@ public final class ReplayEngine {
             camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder,
                                                 stillSize: (image.width, image.height))
         }
+        camera = batch.scaled(camera)
         let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                                   fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         frameOverlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
@@ -173,27 +189,64 @@ public final class ReplayEngine {
         } catch {
             throw InputError(file: outDir.path, "cannot create the output folder: \(error.localizedDescription)")
         }
-        let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent("frames.jsonl"))
+        let manifestName = batch.shard?.manifestName ?? "frames.jsonl"
+        RenderJournal.removeLeftoverTemporaries(in: outDir, shard: batch.shard, manifestName: manifestName)
+        let manifest = try AtomicTextWriter(url: outDir.appendingPathComponent(manifestName))
+        let journal = RenderJournal(dir: outDir, shard: batch.shard)
+        let settingsKey = options.renderSettingsKey
+        var fingerprint = FNV1a64()
+        fingerprint.add(settingsKey)
         let total = fused.frames.count
-        var done = 0
-        for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
-            let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
-            let records = try range.map { i -> FrameRecord in
-                let frame = fused.frames[i]
-                let location = fused.track.location(at: frame.time)!
-                let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
-                                        language: options.language)
-                let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
-                                         image: FrameRecord.imageName(index: i + 1), still: frame.still,
-                                         location: location, pose: frame.pose, camera: camera,
-                                         annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
-                                                                         memory: &memory, time: frame.time))
-                stats.add(record)
-                return record
+        let own = batch.shard?.frameCount(of: total) ?? total
+        let tally = RenderTally(total: own, progress: progress)
+        // With --jobs ≥ 2 a chunk renders while the next is annotated (the annotation is serial:
+        // the calm layout carries from frame to frame); its errors are taken before the next
+        // chunk's, so the earliest frame's error is the one reported, whatever --jobs.
+        var pending: PendingRender?
+        do {
+            for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
+                let range = chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize)
+                let records = try range.map { i -> FrameRecord in
+                    let frame = fused.frames[i]
+                    let location = fused.track.location(at: frame.time)!
+                    let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
+                                            language: options.language)
+                    let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                                             image: FrameRecord.imageName(index: i + 1), still: frame.still,
+                                             location: location, pose: frame.pose, camera: camera,
+                                             annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
+                                                                             memory: &memory, time: frame.time))
+                    stats.add(record)
+                    return record
+                }
+                // This process's frames, less those a resumed run finds complete.
+                var work: [FrameJob] = []
+                for (offset, record) in records.enumerated() {
+                    let line = record.jsonLine
+                    fingerprint.add(line)
+                    guard batch.shard?.owns(frame: record.index) ?? true else { continue }
+                    try manifest.write(line)
+                    let key = FNV1a64.hex(settingsKey, line)
+                    if batch.resume && journal.isComplete(frame: record.index, key: key) {
+                        journal.keep(frame: record.index)
+                        tally.add(rendered: false)
+                    } else {
+                        work.append(FrameJob(record: record, still: stillURLs[chunkStart + offset], key: key))
+                    }
+                }
+                try pending?.wait()
+                pending = PendingRender(work, threads: options.jobs, style: style, overlay: frameOverlay, outDir: outDir, journal: journal,
+                                        level: options.pngCompressionLevel, logPath: options.logPath, tally: tally)
             }
-            try renderAll(records, stills: Array(stillURLs[range]), style: style, outDir: outDir, doneBefore: done, total: total)
-            done += records.count
-            for r in records { try manifest.write(r.jsonLine) }
+            try pending?.wait()
+        } catch {
+            try pending?.wait()
+            throw error
+        }
+        let counts = tally.current
+        if let shard = batch.shard {
+            fingerprint.add(total)
+            try manifest.write(ShardTrailer(shard: shard, frames: total, fingerprint: fingerprint.hex).jsonLine)
         }
         // The map (--map) before the manifest, whose presence means everything is written.
         if options.overlay.map {
@@ -201,10 +254,25 @@ public final class ReplayEngine {
                                to: outDir.appendingPathComponent("map.png"))
         }
         try manifest.commit()
-        removeStaleFrames(in: outDir, keeping: total)
+        try journal.finish(shard: batch.shard)
+        if batch.shard == nil {
+            ShardMerge.removeFrames(in: outDir, above: total)
+            ShardMerge.removeShardManifests(in: outDir)
+            if let n = batch.contactSheetEvery {
+                let shown = ContactSheetWriter.frames(total: total, every: n).map { ($0, fused.frames[$0 - 1].time) }
+                try ContactSheetWriter.write(dir: outDir, frames: shown, frameWidth: camera.width, frameHeight: camera.height,
+                                             fontPath: options.fontPath, pngCompressionLevel: options.pngCompressionLevel)
+            }
+            if let video {
+                try video.encode(dir: outDir, frameCount: total,
+                                 frameRate: VideoEncoder.frameRate(count: total, firstTime: fused.frames[0].time,
+                                                                   lastTime: fused.frames[total - 1].time, fallback: options.fps))
+            }
+        }
 
         return ReplaySummary(frames: total, outputDir: outDir, seconds: Date().timeIntervalSince(start),
-                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary)
+                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary,
+                             rendered: counts.rendered, skipped: counts.handled - counts.rendered, manifestName: manifestName)
     }
 
     /// The still's URL, refusing paths that leave the stills folder and stills that are missing.
@@ -217,20 +285,24 @@ public final class ReplayEngine {
     /// Frames annotated and rendered together; bounds memory for long logs.
     static let chunkSize = 64
 
-    private func renderAll(_ records: [FrameRecord], stills: [URL?], style: CardStyle, outDir: URL,
-                           doneBefore: Int, total: Int) throws {
-        let work = RenderQueue(count: records.count)
-        let logPath = options.logPath
-        let level = options.pngCompressionLevel
-        let progress = self.progress
-        let jobs = min(options.jobs, max(1, records.count))
-        let overlay = frameOverlay
-        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+    /// A frame to draw: its record, still and render-journal key.
+    struct FrameJob: Sendable {
+        var record: FrameRecord
+        var still: URL?
+        var key: String
+    }
+
+    /// Renders `jobs` on `threads` threads; errors go to `queue` (the earliest frame's kept).
+    static func render(_ jobs: [FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, outDir: URL,
+                       journal: RenderJournal, level: Int, logPath: String, tally: RenderTally, queue work: RenderQueue) {
+        guard !jobs.isEmpty else { return }
+        DispatchQueue.concurrentPerform(iterations: min(threads, jobs.count)) { _ in
             while let i = work.next() {
                 do {
-                    let record = records[i]
+                    let record = jobs[i].record
+                    try journal.willWrite(frame: record.index)
                     let background: FrameBackground
-                    if let url = stills[i] {
+                    if let url = jobs[i].still {
                         do { background = .still(try loadStill(url)) } catch let e as InputError {
                             throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                              e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
@@ -240,21 +312,11 @@ public final class ReplayEngine {
                     }
                     let image = try renderFrame(drawing(for: record, background: background, overlay: overlay), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
-                    let done = work.finished()
-                    progress?(doneBefore + done, total)
+                    try journal.didWrite(frame: record.index, key: jobs[i].key)
+                    tally.add(rendered: true)
                 } catch {
                     work.fail(error, at: i)
                 }
-            }
-        }
-        if let error = work.error { throw error }
-    }
-
-    private func removeStaleFrames(in dir: URL, keeping count: Int) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
-        for name in names where name.hasPrefix("frame_") && name.hasSuffix(".png") {
-            if let n = Int(name.dropFirst(6).dropLast(4)), n > count {
-                try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
             }
         }
     }
@@ -284,11 +346,59 @@ func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackgroun
     return .synthetic(horizon: p1, p2, skyPoint: sky)
 }
 
+/// One chunk's rendering: on its own thread with `threads` ≥ 2 (so the next chunk can be
+/// annotated meanwhile), else done before the initialiser returns.
+struct PendingRender {
+    private let group = DispatchGroup()
+    private let queue: RenderQueue
+
+    init(_ jobs: [ReplayEngine.FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, outDir: URL,
+         journal: RenderJournal, level: Int, logPath: String, tally: RenderTally) {
+        let queue = RenderQueue(count: jobs.count)
+        self.queue = queue
+        let body: @Sendable () -> Void = {
+            ReplayEngine.render(jobs, threads: threads, style: style, overlay: overlay, outDir: outDir, journal: journal,
+                                level: level, logPath: logPath, tally: tally, queue: queue)
+        }
+        if threads >= 2 { DispatchQueue.global().async(group: group, execute: body) } else { body() }
+    }
+
+    /// Waits until the chunk is rendered; throws its earliest frame's error.
+    func wait() throws {
+        group.wait()
+        if let error = queue.error { throw error }
+    }
+}
+
+/// Frames handled so far (drawn, or kept by --resume), reported as they change.
+final class RenderTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: RenderProgress
+    private let progress: (@Sendable (RenderProgress) -> Void)?
+
+    init(total: Int, progress: (@Sendable (RenderProgress) -> Void)?) {
+        counts = RenderProgress(handled: 0, rendered: 0, total: total)
+        self.progress = progress
+        progress?(counts)
+    }
+
+    func add(rendered: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        counts.handled += 1
+        if rendered { counts.rendered += 1 }
+        progress?(counts)
+    }
+
+    var current: RenderProgress {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+}
+
 /// Hands out frame indices to render workers and keeps the first error.
 final class RenderQueue: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0
-    private var done = 0
     private let count: Int
     private(set) var error: Error?
 
@@ -299,12 +409,6 @@ final class RenderQueue: @unchecked Sendable {
         guard nextIndex < count, error == nil || nextIndex < errorIndex else { return nil }
         defer { nextIndex += 1 }
         return nextIndex
-    }
-
-    func finished() -> Int {
-        lock.lock(); defer { lock.unlock() }
-        done += 1
-        return done
     }
 
     /// Keeps the error of the earliest frame, so the message does not depend on --jobs.

@@ -10,7 +10,8 @@ struct Poiar: ParsableCommand {
         discussion: "Formats and commands: docs/formats.md and docs/commands.md.",
         version: "0.1.0",
         subcommands: [ReplayCommand.self, PoseCommand.self, ProjectCommand.self, POIsCommand.self,
-                      ConvertCommand.self, SimulateCommand.self, EvaluateCommand.self, MapCommand.self])
+                      ConvertCommand.self, SimulateCommand.self, EvaluateCommand.self, MapCommand.self,
+                      MergeCommand.self, BenchRenderCommand.self])
 }
 
 /// Runs a command body, printing any error as one plain line on stderr and exiting 1.

@@ -8,8 +8,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a sensor log: fuse the pose, place the POIs, write annotated PNG frames and frames.jsonl.")
 
-    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording (Sensor Logger or phyphox export: folder or .zip).")
-    var log: String
+    @Argument(help: "Sensor logs (poiar-log/1, .csv or .csv.gz), phone recordings (Sensor Logger or phyphox export: folder or .zip), or folders of them.")
+    var logs: [String]
 
     @Option(help: "Categories to show, comma-separated (e.g. cafe,restaurant). Default: all.")
     var filter: String?
@@ -19,7 +19,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var poiFetch: ReplayFetchArguments
 
-    @Option(help: "Output folder. Default: Output/<log name>/.")
+    @Option(help: "Output folder. Default: Output/<log name>/. With several logs: OUT/<log name>/ for each.")
     var out: String?
 
     @Option(help: "Horizontal field of view of a centred pinhole camera, degrees.")
@@ -62,6 +62,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var overlay: ReplayOverlayArguments
 
+    @OptionGroup var batch: BatchArguments
+
     @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no stacking hysteresis or easing).")
     var noCalm = false
 
@@ -79,43 +81,60 @@ struct ReplayCommand: ParsableCommand {
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
         if let size { _ = try parseSize(size, option: "--size") }
         try layout.validate()
+        try batch.validate()
     }
 
     func run() throws {
+        var failed: [String] = []
         try reportingErrors {
-            var options = ReplayOptions(logPath: log)
-            options.outputDir = out
-            options.categories = try filter.map { try POICategory.parseFilter($0) }
-            options.poiSource = try poiFetch.run(log: log, pois: pois, radius: radius,
-                                                 categories: options.categories)
-            options.language = poiFetch.lang
-            options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
-            options.radius = radius
-            options.maxVisible = maxVisible
-            options.fps = fps
-            options.jobs = jobs
-            options.magnetic = magnetic
-            options.date = date.flatMap(TrueNorth.parseDate)
-            options.fontPath = font
-            options.boldFontPath = boldFont
-            options.pngCompressionLevel = pngLevel
-            try layout.apply(to: &options.layout, &options.annotation, radius: radius)
-            try overlay.apply(to: &options)
-            options.calm = !noCalm
-            let engine = ReplayEngine(options: options, notice: { printNotice($0) })
-            if stderrIsTerminal {
-                let start = Date()
-                engine.progress = { done, total in
-                    if done == total || done % 5 == 0 {
-                        let rate = Double(done) / max(1e-6, Date().timeIntervalSince(start))
-                        FileHandle.standardError.write(Data(String(format: "\rframe %d/%d  %.1f frames/s ", done, total, rate).utf8))
-                        if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
-                    }
+            let inputs = try LogInputs.expand(logs, out: out) { printNotice($0) }
+            if batch.video { _ = try VideoEncoder() }  // once, not once per log
+            for (n, input) in inputs.enumerated() {
+                if inputs.count > 1 { printNotice("replaying \(input.log) (\(n + 1) of \(inputs.count))") }
+                do {
+                    try replay(input.log, out: input.outputDir, label: inputs.count > 1 ? input.log : nil)
+                } catch let e as ExitCode {
+                    throw e
+                } catch where inputs.count > 1 {
+                    printError("\(error)")
+                    failed.append(input.log)
                 }
             }
-            let summary = try engine.run()
-            if stats { printNotice(summary.stats.description) }
-            printNotice("wrote \(summary.frames) frames and frames.jsonl to \(summary.outputDir.path) in \(String(format: "%.2f", summary.seconds)) s")
+            if !failed.isEmpty {
+                printError("\(failed.count) of \(inputs.count) logs failed: \(failed.joined(separator: ", "))")
+                throw ExitCode(1)
+            }
         }
+    }
+
+    /// Replays one log into `out`.
+    func replay(_ log: String, out: String?, label: String?) throws {
+        var options = ReplayOptions(logPath: log)
+        options.outputDir = out
+        options.categories = try filter.map { try POICategory.parseFilter($0) }
+        options.poiSource = try poiFetch.run(log: log, pois: pois, radius: radius,
+                                             categories: options.categories)
+        options.language = poiFetch.lang
+        options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
+        options.radius = radius
+        options.maxVisible = maxVisible
+        options.fps = fps
+        options.jobs = jobs
+        options.magnetic = magnetic
+        options.date = date.flatMap(TrueNorth.parseDate)
+        options.fontPath = font
+        options.boldFontPath = boldFont
+        options.pngCompressionLevel = pngLevel
+        try layout.apply(to: &options.layout, &options.annotation, radius: radius)
+        try overlay.apply(to: &options)
+        options.calm = !noCalm
+        options.batch = batch.options
+        let engine = ReplayEngine(options: options, notice: { printNotice($0) })
+        if let reporter = batch.progressReporter(label: label) {
+            engine.progress = { reporter.update($0) }
+        }
+        let summary = try engine.run()
+        if stats { printNotice(summary.stats.description) }
+        printNotice(summary.report)
     }
 }

@@ -1,0 +1,122 @@
+import Foundation
+import POIARCore
+
+/// Output and batch options of `poiar replay` (docs/batch.md): output scale, video, contact
+/// sheet, resuming a killed run, and rendering one shard of the frames.
+public struct BatchOptions: Sendable {
+    /// Output size factor applied to the camera after it is resolved (stills, `--size`):
+    /// the frames, the manifest's camera and every pixel position are at this scale.
+    public var scale = 1.0
+    /// Encode `video.mp4` in the output folder from the frames with ffmpeg.
+    public var video = false
+    /// Write `contact-sheet.png`: thumbnails of frames 1, 1 + N, 1 + 2N, ….
+    public var contactSheetEvery: Int?
+    /// Skip frames that an earlier run with the same settings completed (the render journal).
+    public var resume = false
+    /// Render only this shard's frames and write `frames.shard-I-of-N.jsonl` instead of
+    /// `frames.jsonl` (`poiar merge` assembles the shards).
+    public var shard: ShardSpec?
+
+    public init() {}
+
+    /// The largest `--scale`.
+    public static let maxScale = 8.0
+
+    /// `camera` scaled by `scale` (sizes rounded to whole pixels, at least 1).
+    public func scaled(_ camera: CameraIntrinsics) -> CameraIntrinsics {
+        guard scale != 1 else { return camera }
+        let w = max(1, Int((Double(camera.width) * scale).rounded()))
+        let h = max(1, Int((Double(camera.height) * scale).rounded()))
+        return camera.scaled(toWidth: w, height: h)
+    }
+
+    func validate() throws {
+        guard scale > 0, scale <= BatchOptions.maxScale, scale.isFinite else {
+            throw InputError(file: "command line", field: "--scale", "expected a factor in (0, \(Int(BatchOptions.maxScale))], got \(scale)")
+        }
+        if let n = contactSheetEvery, n < 1 {
+            throw InputError(file: "command line", field: "--contact-sheet", "expected every Nth frame with N ≥ 1, got \(n)")
+        }
+        if shard != nil, video || contactSheetEvery != nil {
+            throw InputError(file: "command line", field: "--shard",
+                             "a shard has only some of the frames: give --video and --contact-sheet to poiar merge")
+        }
+    }
+}
+
+/// `--shard I/N`: shard I (0-based, 0 ≤ I < N) of N. Frame k (1-based) belongs to shard
+/// (k − 1) mod N: round robin, so each shard gets every part of the log and they finish
+/// together.
+public struct ShardSpec: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public let index: Int
+    public let count: Int
+
+    public init?(index: Int, count: Int) {
+        guard count >= 1, index >= 0, index < count else { return nil }
+        self.index = index; self.count = count
+    }
+
+    /// Parses "I/N".
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              let i = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let n = Int(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+        self.init(index: i, count: n)
+    }
+
+    /// Whether frame `frame` (1-based) is this shard's.
+    public func owns(frame: Int) -> Bool { (frame - 1) % count == index }
+
+    /// How many of `total` frames are this shard's.
+    public func frameCount(of total: Int) -> Int {
+        total > index ? (total - index - 1) / count + 1 : 0
+    }
+
+    public var description: String { "\(index)/\(count)" }
+
+    /// The shard's part of the manifest: `frames.shard-I-of-N.jsonl`.
+    public var manifestName: String { "frames.shard-\(index)-of-\(count).jsonl" }
+    /// The shard's render journal.
+    var journalName: String { RenderJournal.fileName + "-\(index)-of-\(count)" }
+
+    /// The shard a manifest file name belongs to, or nil.
+    public static func fromManifestName(_ name: String) -> ShardSpec? {
+        guard name.hasPrefix("frames.shard-"), name.hasSuffix(".jsonl") else { return nil }
+        let middle = name.dropFirst("frames.shard-".count).dropLast(".jsonl".count)
+        let parts = middle.components(separatedBy: "-of-")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]),
+              String(i) == parts[0], String(n) == parts[1] else { return nil }
+        return ShardSpec(index: i, count: n)
+    }
+}
+
+/// FNV-1a, 64 bits (Fowler, Noll & Vo): a fast hash of text for the render journal and the
+/// shards' fingerprint. Not cryptographic: it tells runs apart, it does not defend against
+/// anyone.
+struct FNV1a64 {
+    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
+    mutating func add(_ s: String) {
+        for b in s.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
+    }
+    mutating func add(_ n: Int) { add(String(n)); add("\n") }
+    var hex: String {
+        let s = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+    static func hex(_ parts: String...) -> String {
+        var h = FNV1a64()
+        for p in parts { h.add(p); h.add("\u{1F}") }
+        return h.hex
+    }
+}
+
+extension ReplaySummary {
+    /// The closing line of `poiar replay`: "wrote 446 frames and frames.jsonl to DIR in 9.81 s".
+    public var report: String {
+        let own = rendered + skipped
+        var what = own == frames ? "\(rendered) frames" : "\(rendered) of \(frames) frames"
+        if skipped > 0 { what += " (\(skipped) already complete, kept)" }
+        return "wrote \(what) and \(manifestName) to \(outputDir.path) in \(String(format: "%.2f", seconds)) s"
+    }
+}

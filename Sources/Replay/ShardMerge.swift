@@ -1,0 +1,265 @@
+import Foundation
+import POIARCore
+
+extension ReplayOptions {
+    /// What a frame's pixels depend on besides its manifest line: every option except where
+    /// and how the run goes (log, output, POI source and camera file paths — the camera itself
+    /// is in every manifest line —, jobs, resume, shard, video, contact sheet). Part of the
+    /// render journal's keys and of the shards' fingerprint, so runs on machines with other
+    /// paths agree. Options added later are included without further work (the whole value is
+    /// printed).
+    var renderSettingsKey: String {
+        var o = self
+        o.logPath = ""
+        o.outputDir = nil
+        o.poiSource = nil
+        o.camera.cameraFile = nil
+        o.jobs = 1
+        o.batch = BatchOptions()
+        o.batch.scale = batch.scale
+        return "poiar replay settings 1\n" + String(reflecting: o)
+    }
+}
+
+/// The last line of a shard's manifest: which shard it is, of how many frames, and a
+/// fingerprint of the settings and of every frame's manifest line (each shard annotates the
+/// whole log), so `poiar merge` can tell shards of one replay from a mix.
+struct ShardTrailer: Equatable {
+    static let key = "poiar_shard"
+    var shard: ShardSpec
+    var frames: Int
+    var fingerprint: String
+
+    var jsonLine: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.beginObject(ShardTrailer.key)
+        w.int("index", shard.index)
+        w.int("count", shard.count)
+        w.int("frames", frames)
+        w.string("fingerprint", fingerprint)
+        w.endObject()
+        w.endObject()
+        return w.text
+    }
+
+    init(shard: ShardSpec, frames: Int, fingerprint: String) {
+        self.shard = shard; self.frames = frames; self.fingerprint = fingerprint
+    }
+
+    init?(line: String) {
+        guard line.hasPrefix("{\"\(ShardTrailer.key)\""),
+              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let t = object[ShardTrailer.key] as? [String: Any],
+              let i = t["index"] as? Int, let n = t["count"] as? Int, let shard = ShardSpec(index: i, count: n),
+              let frames = t["frames"] as? Int, frames >= 0, let fingerprint = t["fingerprint"] as? String
+        else { return nil }
+        self.init(shard: shard, frames: frames, fingerprint: fingerprint)
+    }
+}
+
+/// What `poiar merge` did.
+public struct MergeSummary: Sendable {
+    public var frames: Int
+    public var shards: Int
+    public var outputDir: URL
+}
+
+/// `poiar merge DIR`: checks that the folder holds every shard of one replay and all their
+/// frames, then writes `frames.jsonl` exactly as one unsharded run writes it, removes the
+/// shards' manifests and stale frames, and makes the contact sheet and video if asked.
+public enum ShardMerge {
+    public static func run(dir: URL, batch: BatchOptions, fontPath: String? = nil, pngCompressionLevel: Int = 6,
+                           fps: Double = 2) throws -> MergeSummary {
+        let video = batch.video ? try VideoEncoder() : nil
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
+            throw InputError(file: dir.path, "no such folder")
+        }
+        let shards = try findShards(in: dir)
+        let n = shards[0].count
+
+        // Pass 1: every shard complete, of the same replay, with exactly its frames.
+        var trailer: ShardTrailer?
+        for shard in shards {
+            let url = dir.appendingPathComponent(shard.manifestName)
+            var expected = shard.index + 1
+            var last: String?
+            var lineNumber = 0
+            try eachLine(url) { line, number in
+                if let previous = last {
+                    guard let head = manifestHead(previous) else {
+                        throw InputError(file: url.path, line: number - 1, "not a frame of a poiar manifest")
+                    }
+                    guard head.frame == expected else {
+                        throw InputError(file: url.path, line: number - 1, field: "frame",
+                                         "expected frame \(expected) (shard \(shard) has frames \(shard.index + 1), \(shard.index + 1 + n), …), found \(head.frame)")
+                    }
+                    expected += n
+                }
+                last = line
+                lineNumber = number
+            }
+            guard let line = last, let t = ShardTrailer(line: line), t.shard == shard else {
+                throw InputError(file: url.path, line: lineNumber, "no shard trailer: not a manifest poiar replay --shard wrote")
+            }
+            let count = (expected - shard.index - 1) / n
+            guard count == shard.frameCount(of: t.frames) else {
+                throw InputError(file: url.path, "has \(count) frames, shard \(shard) of \(t.frames) frames has \(shard.frameCount(of: t.frames))")
+            }
+            if let first = trailer {
+                guard t.frames == first.frames, t.fingerprint == first.fingerprint else {
+                    throw InputError(file: url.path, "is a shard of another replay than \(shards[0].manifestName) (other log, options or poiar version): rerun the shards with the same command")
+                }
+            } else {
+                trailer = t
+            }
+        }
+        let total = trailer!.frames
+        if let every = batch.contactSheetEvery { try ContactSheetWriter.check(total: total, every: every) }
+
+        // Pass 2: interleave the shards' lines, frame k from shard (k − 1) mod N.
+        let readers = try shards.map { try ManifestReader(url: dir.appendingPathComponent($0.manifestName)) }
+        let manifest = try AtomicTextWriter(url: dir.appendingPathComponent("frames.jsonl"))
+        var firstTime = 0.0, lastTime = 0.0
+        var frameSize: (width: Int, height: Int)?
+        var sheetFrames: [(index: Int, time: Double)] = []
+        guard total > 0 else { throw InputError(file: dir.path, "the shards list no frames") }
+        for k in 1...total {
+            let reader = readers[(k - 1) % n]
+            guard let line = try reader.nextLine(), let head = manifestHead(line), head.frame == k else {
+                throw InputError(file: reader.path, "changed while merging")
+            }
+            let image = dir.appendingPathComponent(FrameRecord.imageName(index: k))
+            guard FileManager.default.fileExists(atPath: image.path) else {
+                throw InputError(file: image.path, "frame \(k) is missing: its shard (\(k - 1) % \(n) = \((k - 1) % n)) did not write it here; copy it into \(dir.path) or rerun that shard")
+            }
+            if k == 1 {
+                firstTime = head.time
+                frameSize = cameraSize(line)
+            }
+            lastTime = head.time
+            if let every = batch.contactSheetEvery, (k - 1) % every == 0 { sheetFrames.append((k, head.time)) }
+            try manifest.write(line)
+        }
+        try manifest.commit()
+        RenderJournal.removeAll(in: dir, except: nil)
+        removeShardManifests(in: dir)
+        removeFrames(in: dir, above: total)
+        if batch.contactSheetEvery != nil, let size = frameSize {
+            try ContactSheetWriter.write(dir: dir, frames: sheetFrames, frameWidth: size.width, frameHeight: size.height,
+                                         fontPath: fontPath, pngCompressionLevel: pngCompressionLevel)
+        }
+        if let video, total > 0 {
+            try video.encode(dir: dir, frameCount: total,
+                             frameRate: VideoEncoder.frameRate(count: total, firstTime: firstTime, lastTime: lastTime, fallback: fps))
+        }
+        return MergeSummary(frames: total, shards: n, outputDir: dir)
+    }
+
+    /// The shards in `dir`: all N of one count, else an error naming what is missing.
+    static func findShards(in dir: URL) throws -> [ShardSpec] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        let found = names.compactMap(ShardSpec.fromManifestName)
+        guard !found.isEmpty else {
+            throw InputError(file: dir.path, "no shard manifests (frames.shard-I-of-N.jsonl): nothing to merge; run poiar replay --shard I/N first")
+        }
+        let counts = Set(found.map(\.count))
+        guard counts.count == 1, let n = counts.first else {
+            throw InputError(file: dir.path, "holds shards of different splits (of \(counts.sorted().map(String.init).joined(separator: ", "))): remove the ones of an earlier split")
+        }
+        let present = Set(found.map(\.index))
+        let missing = (0..<n).filter { !present.contains($0) }
+        guard missing.isEmpty else {
+            throw InputError(file: dir.path, "shard\(missing.count > 1 ? "s" : "") \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) missing (no frames.shard-\(missing[0])-of-\(n).jsonl): wait for \(missing.count > 1 ? "them" : "it") to finish or rerun \(missing.count > 1 ? "them" : "it")")
+        }
+        return (0..<n).map { ShardSpec(index: $0, count: n)! }
+    }
+
+    /// Frame number and time from the start of a manifest line, `{"frame": 12, "time": 3.2, …`.
+    static func manifestHead(_ line: String) -> (frame: Int, time: Double)? {
+        let frameKey = "{\"frame\": ", timeKey = ", \"time\": "
+        guard line.hasPrefix(frameKey) else { return nil }
+        let rest = line.dropFirst(frameKey.count)
+        guard let comma = rest.firstIndex(of: ","), let frame = Int(rest[..<comma]) else { return nil }
+        let afterFrame = rest[comma...]
+        guard afterFrame.hasPrefix(timeKey) else { return nil }
+        let timeText = afterFrame.dropFirst(timeKey.count).prefix { $0 != "," }
+        guard let time = Double(timeText) else { return nil }
+        return (frame, time)
+    }
+
+    /// The camera size of a manifest line.
+    static func cameraSize(_ line: String) -> (width: Int, height: Int)? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+              let camera = object["camera"] as? [String: Any],
+              let w = camera["width"] as? Int, let h = camera["height"] as? Int, w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    private static func eachLine(_ url: URL, _ body: (String, Int) throws -> Void) throws {
+        let reader = try ManifestReader(url: url)
+        while let line = try reader.nextLine() { try body(line, reader.lineNumber) }
+    }
+
+    /// Removes every `frames.shard-I-of-N.jsonl` (after a merge, or a plain run's manifest).
+    static func removeShardManifests(in dir: URL) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        for name in names where ShardSpec.fromManifestName(name) != nil {
+            try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+        }
+    }
+
+    /// Removes `frame_NNNNNN.png` files numbered above `count` (left by a longer run).
+    static func removeFrames(in dir: URL, above count: Int) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return }
+        for name in names {
+            if let n = RenderJournal.frameNumber(name), n > count {
+                try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
+            }
+        }
+    }
+}
+
+/// Reads a manifest line by line in constant memory (beyond the longest line: a frame with
+/// thousands of POIs in range has a long one, so there is no length limit).
+final class ManifestReader {
+    let path: String
+    private let handle: FileHandle
+    private var buffer = Data()
+    private var atEnd = false
+    private(set) var lineNumber = 0
+
+    init(url: URL) throws {
+        path = url.path
+        guard let h = FileHandle(forReadingAtPath: url.path) else {
+            throw InputError(file: url.path, "cannot open: \(String(cString: strerror(errno)))")
+        }
+        handle = h
+    }
+
+    deinit { try? handle.close() }
+
+    func nextLine() throws -> String? {
+        while true {
+            if let nl = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...nl)
+                lineNumber += 1
+                return line
+            }
+            if atEnd {
+                guard !buffer.isEmpty else { return nil }
+                let line = String(decoding: buffer, as: UTF8.self)
+                buffer.removeAll()
+                lineNumber += 1
+                return line
+            }
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
+                throw InputError(file: path, "cannot read: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
+        }
+    }
+}
