@@ -81,12 +81,13 @@ public struct OverlayOptions: Sendable {
     public init() {}
 
     /// The folder stills are read from, and may not leave.
-    public func stillsFolder(metadata: LogMetadata, logFolder: URL) -> StillFolder {
+    public func stillsFolder(metadata: LogMetadata, logPath: String, logFolder: URL) throws -> StillFolder {
         if let stillsDirectory {
             return StillFolder(URL(fileURLWithPath: stillsDirectory), role: "the stills folder (--stills)")
         }
         if let stills = metadata.stills {
-            return StillFolder(logFolder.appendingPathComponent(stills), role: "the log's stills folder (# stills:)")
+            return StillFolder(try LogReferences.url(stills, key: "stills", logPath: logPath, logFolder: logFolder),
+                               role: "the log's stills folder (# stills:)")
         }
         return StillFolder(logFolder, role: "the log's folder")
     }

@@ -118,16 +118,11 @@ public final class ReplayEngine {
         }
         let video = batch.video ? try VideoEncoder() : nil
         // Checked now (before the long pass), fitted to the stills' size below.
-        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
+        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
 
         // POIs.
-        let sourcePath: String
-        if let s = options.poiSource { sourcePath = s } else if let s = metadata.pois {
-            sourcePath = logFolder.appendingPathComponent(s).path
-        } else {
-            throw InputError(file: options.logPath, field: "pois",
-                             "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
-        }
+        let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
+                                                     logPath: options.logPath, logFolder: logFolder)
         let notice = self.notice
         let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
         // Fonts are checked before the long pass too.
@@ -156,7 +151,7 @@ public final class ReplayEngine {
         if let n = batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
-        let stillsFolder = options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder)
+        let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logPath: options.logPath, logFolder: logFolder)
         let stillURLs = try fused.frames.map { frame -> URL? in
             guard let still = frame.still else { return nil }
             return try resolveStill(still, folder: stillsFolder, line: frame.line)
@@ -168,7 +163,7 @@ public final class ReplayEngine {
                 throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                  e.message + " (still of \(options.logPath):\(fused.frames[first].line.map(String.init) ?? "?"))")
             }
-            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder,
+            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath,
                                                 stillSize: (image.width, image.height))
         }
         camera = batch.scaled(camera)

@@ -46,14 +46,9 @@ public enum TrackMap {
         let logFolder = logURL.deletingLastPathComponent()
         let reader = try openLogSource(path: options.logPath)
         let metadata = reader.metadata
-        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
-        let sourcePath: String
-        if let s = options.poiSource { sourcePath = s } else if let s = metadata.pois {
-            sourcePath = logFolder.appendingPathComponent(s).path
-        } else {
-            throw InputError(file: options.logPath, field: "pois",
-                             "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
-        }
+        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
+        let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
+                                                     logPath: options.logPath, logFolder: logFolder)
         let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
                                             date: options.date)
