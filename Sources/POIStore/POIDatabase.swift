@@ -84,6 +84,40 @@ public final class POIDatabase: Sendable {
         try Self.prepare(queue, path: path, readOnly: readOnly)
     }
 
+    /// Call before opening: finds the rollback journal a killed writer (an import, say) left
+    /// beside the database and makes sure none of that write remains. A journal SQLite calls
+    /// hot (the write had begun to change the file) is rolled back by the first read of a
+    /// writable connection; one that never became hot (killed before its commit began: the
+    /// file was not touched) is deleted while holding the write lock. A journal of a writer
+    /// still at work is left alone. Returns the notice to show, or nil when there was none.
+    public static func recoverInterruptedWrite(path: String) throws -> String? {
+        let journal = path + "-journal"
+        guard (((try? FileManager.default.attributesOfItem(atPath: journal))?[.size] as? NSNumber)?.intValue ?? 0) > 0 else {
+            return nil
+        }
+        let db = try POIDatabase(path: path)  // its first read rolls a hot journal back
+        defer { try? db.close() }
+        var recovered = !FileManager.default.fileExists(atPath: journal)
+        if !recovered {
+            recovered = try db.wrap {
+                try db.queue.writeWithoutTransaction { conn -> Bool in
+                    do { try conn.execute(sql: "BEGIN IMMEDIATE") } catch { return false }  // a writer at work
+                    defer { try? conn.execute(sql: "ROLLBACK") }
+                    // Not hot (SQLite would have rolled it back): its header was never written.
+                    guard let handle = FileHandle(forReadingAtPath: journal) else { return true }
+                    let magic = handle.readData(ofLength: 8)
+                    try? handle.close()
+                    guard magic.allSatisfy({ $0 == 0 }) else { return false }
+                    try FileManager.default.removeItem(atPath: journal)
+                    return true
+                }
+            }
+        }
+        return recovered
+            ? "\(path): an earlier write to this database did not finish (the process was killed?); none of it was kept"
+            : nil
+    }
+
     /// Closes the connection; the object must not be used afterwards.
     public func close() throws {
         dropCachedStatements()

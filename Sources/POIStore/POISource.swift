@@ -26,14 +26,18 @@ enum CacheMetaKey {
 /// - Parameter onImport: called with the import report when the cache had to be (re)built.
 /// - Throws: `InputError` naming the file when it is missing, not readable, a database that is
 ///   not poiar's, or a source that does not import.
-public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil) throws -> POIDatabase {
+public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil,
+                          onNotice: ((String) -> Void)? = nil) throws -> POIDatabase {
     let path = url.path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw InputError(file: path, "no such POI source")
     }
     if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a POI database or source file") }
-    if try hasSQLiteHeader(url) { return try POIDatabase(path: path, readOnly: true) }
+    if try hasSQLiteHeader(url) {
+        if let note = try POIDatabase.recoverInterruptedWrite(path: path) { onNotice?(note) }
+        return try POIDatabase(path: path, readOnly: true)
+    }
 
     let fingerprint = try sourceFingerprint(url)
     let cache = cacheURL(for: url)

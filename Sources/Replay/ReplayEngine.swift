@@ -124,7 +124,8 @@ public final class ReplayEngine {
         let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
                                                      logPath: options.logPath, logFolder: logFolder)
         let notice = self.notice
-        let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
+        let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },
+                                   onNotice: notice)
         // Fonts are checked before the long pass too.
         _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                           fontPath: options.fontPath, boldFontPath: options.boldFontPath)

@@ -49,7 +49,8 @@ public enum TrackMap {
         let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
                                                      logPath: options.logPath, logFolder: logFolder)
-        let db = try openPOISource(URL(fileURLWithPath: sourcePath)) { report in notice("\(sourcePath): \(report)") }
+        let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },
+                                   onNotice: notice)
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
                                             date: options.date)
         var params = ComplementaryFilterParams()

@@ -125,7 +125,7 @@ public struct Simulator: Sendable {
     public init(config: SimulationConfig) throws {
         guard let first = config.waypoints.first else { throw SimulationError("no waypoints") }
         guard config.waypoints.allSatisfy(\.isValid) else { throw SimulationError("a waypoint is not a valid latitude/longitude") }
-        if let d = config.duration, !(d > 0 && d <= 86_400) { throw SimulationError("duration must be in (0, 86400] s, got \(d)") }
+        if let d = config.duration, !(d > 0 && d <= 604_800) { throw SimulationError("duration must be in (0, 604800] s (a week), got \(d)") }
         guard config.imuRate > 0, config.magRate > 0, config.gpsRate > 0, config.fps >= 0 else {
             throw SimulationError("sample rates must be > 0")
         }

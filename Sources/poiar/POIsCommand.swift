@@ -25,11 +25,25 @@ struct POIsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let database = try POIDatabase(path: db)
-                for source in sources {
-                    printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database))")
+                if let note = try POIDatabase.recoverInterruptedWrite(path: db) { printNotice(note) }
+                let existed = FileManager.default.fileExists(atPath: db)
+                var database: POIDatabase?
+                var imported = 0
+                do {
+                    database = try POIDatabase(path: db)
+                    for source in sources {
+                        printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database!))")
+                        imported += 1
+                    }
+                    try database!.close()
+                } catch {
+                    // A database this command created and filled with nothing is not left behind.
+                    if !existed && imported == 0 {
+                        try? database?.close()
+                        for suffix in ["", "-journal"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+                    }
+                    throw error
                 }
-                try database.close()
             }
         }
     }
@@ -59,7 +73,8 @@ struct POIsCommand: ParsableCommand {
             try reportingErrors {
                 let center = try parseNear(near)
                 let categories = try filter.map { try POICategory.parseFilter($0) }
-                let database = try openPOISource(URL(fileURLWithPath: db)) { printNotice("\(db): \($0)") }
+                let database = try openPOISource(URL(fileURLWithPath: db), onImport: { printNotice("\(db): \($0)") },
+                                               onNotice: { printNotice($0) })
                 let hits = try database.query(near: center, radius: radius, categories: categories, limit: limit,
                                               language: try lang.map(parseLanguage))
                 print(POIQueryJSON.encode(hits))
@@ -86,7 +101,8 @@ struct POIsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
-                let database = try openPOISource(URL(fileURLWithPath: db)) { printNotice("\(db): \($0)") }
+                let database = try openPOISource(URL(fileURLWithPath: db), onImport: { printNotice("\(db): \($0)") },
+                                               onNotice: { printNotice($0) })
                 guard var poi = try database.poi(id: id) else {
                     throw InputError(file: db, field: id, "no POI with this id")
                 }
@@ -127,7 +143,8 @@ struct POIsCommand: ParsableCommand {
                     for name in POICategory.known { print(name) }
                     return
                 }
-                let database = try openPOISource(URL(fileURLWithPath: db)) { printNotice("\(db): \($0)") }
+                let database = try openPOISource(URL(fileURLWithPath: db), onImport: { printNotice("\(db): \($0)") },
+                                               onNotice: { printNotice($0) })
                 let counts = try database.categoryCounts()
                 if json {
                     let items = counts.map { c -> String in
@@ -189,6 +206,7 @@ struct POIsCommand: ParsableCommand {
                 var fetcher = POIFetcher(source: try parseFetchSource(source), endpoint: try endpoint.map(parseEndpoint))
                 fetcher.client.timeout = timeout
                 fetcher.client.notice = { printNotice($0) }
+                if let note = try POIDatabase.recoverInterruptedWrite(path: db) { printNotice(note) }
                 let database = try POIDatabase(path: db)
                 try runFetch(fetcher, center: center, radius: radius, categories: categories, refresh: refresh, into: database)
                 try database.close()

@@ -96,7 +96,8 @@ struct ProjectCommand: ParsableCommand {
                                       size: size.map { try parseSize($0, option: "--size") })
                 .resolve(stillSize: stillImage.map { ($0.width, $0.height) })
             let categories = try filter.map { try POICategory.parseFilter($0) }
-            let db = try openPOISource(URL(fileURLWithPath: pois)) { printNotice("\(pois): \($0)") }
+            let db = try openPOISource(URL(fileURLWithPath: pois), onImport: { printNotice("\(pois): \($0)") },
+                                       onNotice: { printNotice($0) })
             let style = try CardStyle(imageWidth: cam.width, imageHeight: cam.height, fontPath: font)
             var layoutOptions = LayoutOptions(maxVisible: maxVisible)
             var annotationOptions = AnnotationOptions()

@@ -52,6 +52,7 @@ struct ReplayFetchArguments: ParsableArguments {
         }
         var fetcher = POIFetcher(source: try parseFetchSource(fetchSource), endpoint: try fetchEndpoint.map(parseEndpoint))
         fetcher.client.notice = { printNotice($0) }
+        if let note = try POIDatabase.recoverInterruptedWrite(path: pois) { printNotice(note) }
         let database = try POIDatabase(path: pois)
         try runFetch(fetcher, center: GeoCoordinate(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude),
                      radius: radius + Self.margin, categories: categories, refresh: refresh, into: database)

@@ -92,7 +92,7 @@ struct SimulateCommand: ParsableCommand {
         } else if path == nil && waypoints == nil {
             throw ValidationError("give --path FILE or --waypoints \"LAT,LON;…\" (one of them)")
         }
-        if let duration, !(duration > 0 && duration <= 86_400) { throw ValidationError("--duration: expected seconds in (0, 86400], got \(duration)") }
+        if let duration, !(duration > 0 && duration <= 604_800) { throw ValidationError("--duration: expected seconds in (0, 604800] (a week), got \(duration)") }
         if let fps, !(fps >= 0 && fps <= 1000) { throw ValidationError("--fps: expected 0…1000, got \(fps)") }
         for (name, v) in [("--gyro-noise", gyroNoise), ("--accel-noise", accelNoise), ("--mag-noise", magNoise), ("--gps-noise", gpsNoise)]
         where v != nil && !(v! >= 0 && v!.isFinite) {
