@@ -77,6 +77,9 @@ public struct OverlayOptions: Sendable {
     public var mapConeInterval = 5.0
     /// Stills folder (`--stills DIR`); nil: the log's `# stills:` folder, else the log's folder.
     public var stillsDirectory: String?
+    /// The largest still read, in pixels (`--max-still-pixels`): checked from each still's
+    /// header before anything is written, and again before decoding.
+    public var maxStillPixels = defaultMaxStillPixels
 
     public init() {}
 

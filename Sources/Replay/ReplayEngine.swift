@@ -146,10 +146,11 @@ public final class ReplayEngine {
             guard let still = frame.still else { return nil }
             return try resolveStill(still, folder: stillsFolder, line: frame.line)
         }
+        try StillCheck.checkAll(stillURLs, frames: fused.frames, logPath: options.logPath, maxPixels: options.overlay.maxStillPixels)
         // Without --size, the output has the stills' size (the first still's; others are scaled).
         if let first = stillURLs.firstIndex(where: { $0 != nil }), let url = stillURLs[first] {
             let image: RasterImage
-            do { image = try loadStill(url) } catch let e as InputError {
+            do { image = try loadStill(url, maxPixels: options.overlay.maxStillPixels) } catch let e as InputError {
                 throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                  e.message + " (still of \(options.logPath):\(fused.frames[first].line.map(String.init) ?? "?"))")
             }
@@ -225,13 +226,14 @@ public final class ReplayEngine {
         let progress = self.progress
         let jobs = min(options.jobs, max(1, records.count))
         let overlay = frameOverlay
+        let maxStillPixels = options.overlay.maxStillPixels
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let i = work.next() {
                 do {
                     let record = records[i]
                     let background: FrameBackground
                     if let url = stills[i] {
-                        do { background = .still(try loadStill(url)) } catch let e as InputError {
+                        do { background = .still(try loadStill(url, maxPixels: maxStillPixels)) } catch let e as InputError {
                             throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                              e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
                         }
