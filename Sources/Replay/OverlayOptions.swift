@@ -83,13 +83,15 @@ public struct OverlayOptions: Sendable {
 
     public init() {}
 
-    /// The folder stills are read from, and may not leave.
-    public func stillsFolder(metadata: LogMetadata, logFolder: URL) -> StillFolder {
+    /// The folder stills are read from, and may not leave. A `# stills:` folder must be inside
+    /// the log's folder (`LogFolderPath`); `--stills` may be anywhere.
+    public func stillsFolder(metadata: LogMetadata, logFolder: URL, logPath: String? = nil) throws -> StillFolder {
         if let stillsDirectory {
             return StillFolder(URL(fileURLWithPath: stillsDirectory), role: "the stills folder (--stills)")
         }
         if let stills = metadata.stills {
-            return StillFolder(logFolder.appendingPathComponent(stills), role: "the log's stills folder (# stills:)")
+            let folder = try LogFolderPath.resolve(stills, key: "stills", logFolder: logFolder, logPath: logPath)
+            return StillFolder(folder, role: "the log's stills folder (# stills:)")
         }
         return StillFolder(logFolder, role: "the log's folder")
     }

@@ -104,12 +104,12 @@ public final class ReplayEngine {
         guard options.fps > 0, options.fps.isFinite else { throw InputError(file: "command line", field: "--fps", "must be > 0") }
         guard options.radius > 0, options.radius.isFinite else { throw InputError(file: "command line", field: "--radius", "must be > 0 m") }
         // Checked now (before the long pass), fitted to the stills' size below.
-        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
+        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
 
         // POIs.
         let sourcePath: String
         if let s = options.poiSource { sourcePath = s } else if let s = metadata.pois {
-            sourcePath = logFolder.appendingPathComponent(s).path
+            sourcePath = try LogFolderPath.resolve(s, key: "pois", logFolder: logFolder, logPath: options.logPath).path
         } else {
             throw InputError(file: options.logPath, field: "pois",
                              "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
@@ -141,7 +141,7 @@ public final class ReplayEngine {
         }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
-        let stillsFolder = options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder)
+        let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         let stillURLs = try fused.frames.map { frame -> URL? in
             guard let still = frame.still else { return nil }
             return try resolveStill(still, folder: stillsFolder, line: frame.line)

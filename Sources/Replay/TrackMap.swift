@@ -46,10 +46,10 @@ public enum TrackMap {
         let logFolder = logURL.deletingLastPathComponent()
         let reader = try openLogSource(path: options.logPath)
         let metadata = reader.metadata
-        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder)
+        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         let sourcePath: String
         if let s = options.poiSource { sourcePath = s } else if let s = metadata.pois {
-            sourcePath = logFolder.appendingPathComponent(s).path
+            sourcePath = try LogFolderPath.resolve(s, key: "pois", logFolder: logFolder, logPath: options.logPath).path
         } else {
             throw InputError(file: options.logPath, field: "pois",
                              "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
