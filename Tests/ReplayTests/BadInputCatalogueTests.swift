@@ -488,6 +488,28 @@ struct BadInputCatalogueTests {
         #expect(ids == ["geojson:h"])
     }
 
+    /// `pois query --limit N` never prints more than N POIs, and exactly N when more are in
+    /// range (nearest first); without --limit, all of them.
+    @Test func aQueryNeverReturnsMoreThanItsLimit() throws {
+        let dir = try makeTempDir("poiar-bad-input")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.copyItem(at: sampleLogs.appendingPathComponent("helsinki-esplanadi.osm"),
+                                         to: dir.appendingPathComponent("pois.osm"))
+        func count(_ extra: [String]) throws -> [Double] {
+            let r = try runPoiar(["pois", "query", "--db", "pois.osm", "--near", "60.16787,24.94926", "--radius", "2000"] + extra, cwd: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let array = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]] ?? []
+            return array.compactMap { $0["distance_m"] as? Double }
+        }
+        let all = try count([])
+        #expect(all.count > 1000)
+        for limit in [0, 1, 7, 100, 5000] {
+            let got = try count(["--limit", String(limit)])
+            #expect(got.count == min(limit, all.count), "--limit \(limit): \(got.count)")
+            #expect(got == Array(all.prefix(limit)))
+        }
+    }
+
     // MARK: Checks
 
     func expectRefused(_ c: BadInput, _ result: RunResult, dir: URL, before: Set<String>,
