@@ -19,6 +19,9 @@ stills' README), so the sensor rows are made from them:
   100 Hz, without noise;
 - GPS at 1 Hz with the still's position and accuracy; a `frame` row at each still's time.
 
+The stills are copied into DIR/stills (`# stills: stills`): poiar reads a log's stills, camera
+and POIs only inside the log's folder (docs/security.md).
+
 The POIs in lund-demo-pois.csv are NOT real places: a few made-up POIs of several categories
 placed along the two streets, so the cards have something to label. Say so wherever a frame
 of this replay is shown.
@@ -27,6 +30,7 @@ import argparse
 import csv
 import math
 import os
+import shutil
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STILLS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "data", "stills", "lund"))
@@ -120,7 +124,11 @@ def main():
     rows = list(csv.DictReader(open(os.path.join(args.stills, "frames.csv"))))
     lead = 12.0
     t0 = parse_time(rows[0]["time_utc"]) - lead
-    stills_rel = os.path.relpath(args.stills, args.out)
+    # Paths in a log stay inside its folder (docs/security.md): copy the stills beside it.
+    stills_rel = "stills"
+    os.makedirs(os.path.join(args.out, stills_rel), exist_ok=True)
+    for r in rows:
+        shutil.copy2(os.path.join(args.stills, r["file"]), os.path.join(args.out, stills_rel, r["file"]))
     out = []
     out.append("# format: poiar-log/1")
     out.append("# start_utc: " + rows[0]["time_utc"].split(".")[0] + "Z")

@@ -22,8 +22,14 @@ public struct HTTPResponse: Sendable {
 ///   `maxRetryAfter` s).
 /// - Any other status ≥ 300, or a transport failure, is an `InputError` naming the URL with
 ///   its secrets redacted (`redacting(_:)`), the status and the start of the body.
+/// - A body larger than `maxResponseBytes` is refused, not retried: at once when the answer's
+///   `Content-Length` says so, else as soon as that many bytes have arrived (the transfer is
+///   cancelled), so a runaway answer never fills the memory.
 public struct HTTPClient: Sendable {
     public var timeout: Double = 60
+    /// The largest response body accepted, bytes (64 MiB: an Overpass answer for a few km²
+    /// of city with every category is a few MB).
+    public var maxResponseBytes = 64 << 20
     public var maxAttempts = 4
     public var backoff: Double = 1
     public var maxRetryAfter: Double = 120
@@ -119,26 +125,26 @@ public struct HTTPClient: Sendable {
         configuration.timeoutIntervalForResource = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        defer { session.finishTasksAndInvalidate() }
         var request = request
         request.timeoutInterval = timeout
         if request.value(forHTTPHeaderField: "User-Agent") == nil {
             request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
         }
-        let box = ResultBox()
-        let semaphore = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: request) { data, response, error in
-            box.set(data: data, response: response, error: error)
-            semaphore.signal()
-        }
+        let receiver = Receiver(limit: maxResponseBytes)
+        let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: request)
         task.resume()
         // URLSession enforces the timeout; this is a backstop should it not fire.
-        if semaphore.wait(timeout: .now() + timeout + 5) == .timedOut {
+        if receiver.done.wait(timeout: .now() + timeout + 5) == .timedOut {
             task.cancel()
             return .failure(Failure(message: "timed out after \(Self.seconds(timeout)) s", retryable: true))
         }
-        let (data, response, error) = box.get()
+        let (data, response, error, oversize) = receiver.result()
+        if let oversize {
+            return .failure(Failure(message: "the response is larger than the \(Self.byteCount(maxResponseBytes)) limit (\(oversize)); "
+                                    + "ask for a smaller area or fewer categories", retryable: false))
+        }
         if let error {
             let nsError = error as NSError
             let code = URLError.Code(rawValue: nsError.code)
@@ -162,21 +168,61 @@ public struct HTTPClient: Sendable {
         for (key, value) in http.allHeaderFields {
             if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
         }
-        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+        return .success(HTTPResponse(status: http.statusCode, headers: headers, body: data))
     }
 
-    private final class ResultBox: @unchecked Sendable {
+    /// The session's delegate: collects the body up to `limit` bytes and cancels the transfer
+    /// beyond it. Called on the session's queue; read once `done` is signalled.
+    private final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        let limit: Int
+        let done = DispatchSemaphore(value: 0)
         private let lock = NSLock()
-        private var data: Data?
+        private var data = Data()
         private var response: URLResponse?
         private var error: (any Error)?
-        func set(data: Data?, response: URLResponse?, error: (any Error)?) {
-            lock.lock(); defer { lock.unlock() }
-            self.data = data; self.response = response; self.error = error
+        /// Why the body was refused as too large ("Content-Length: N", "more than N bytes").
+        private var oversize: String?
+
+        init(limit: Int) { self.limit = limit }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            lock.lock()
+            self.response = response
+            let declared = response.expectedContentLength
+            if declared > Int64(limit) { oversize = "Content-Length: \(declared) bytes" }
+            let refuse = oversize != nil
+            lock.unlock()
+            completionHandler(refuse ? .cancel : .allow)
         }
-        func get() -> (Data?, URLResponse?, (any Error)?) {
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            lock.lock()
+            var cancel = false
+            if oversize == nil {
+                if self.data.count + data.count > limit {
+                    oversize = "more than \(limit) bytes received"
+                    self.data = Data()
+                    cancel = true
+                } else {
+                    self.data.append(data)
+                }
+            }
+            lock.unlock()
+            if cancel { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            lock.lock()
+            self.error = error
+            if response == nil { response = task.response }
+            lock.unlock()
+            done.signal()
+        }
+
+        func result() -> (Data, URLResponse?, (any Error)?, String?) {
             lock.lock(); defer { lock.unlock() }
-            return (data, response, error)
+            return (data, response, error, oversize)
         }
     }
 
@@ -198,6 +244,11 @@ public struct HTTPClient: Sendable {
             .replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return "(empty body)" }
         return body.count > 300 ? text + "…" : text
+    }
+
+    /// "64 MiB", "1000 bytes".
+    static func byteCount(_ n: Int) -> String {
+        n >= 1 << 20 && n % (1 << 20) == 0 ? "\(n >> 20) MiB" : "\(n) bytes"
     }
 
     static func seconds(_ s: Double) -> String {

@@ -45,6 +45,9 @@ enum JSONValue: Decodable, Equatable, Sendable {
         do {
             return try JSONDecoder().decode(JSONValue.self, from: data)
         } catch let DecodingError.dataCorrupted(context) {
+            if let syntax = JSONSyntaxError.locate(in: data) {
+                throw InputError(file: file, line: syntax.line, "invalid JSON: \(syntax.reason)")
+            }
             let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
                 ?? context.underlyingError.map { "\($0)" } ?? context.debugDescription
             throw InputError(file: file, line: Self.lineNumber(in: detail), "invalid JSON: \(detail)")

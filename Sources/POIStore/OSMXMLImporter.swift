@@ -33,21 +33,26 @@ public enum OSMXMLImporter {
         return reader.collector.finish()
     }
 
-    /// Plain words for the parser errors malformed files commonly cause.
+    /// Plain words for the parser errors malformed files commonly cause. The codes are
+    /// libxml2's `xmlParserErrors` (Darwin's `NSXMLParserError` uses the same numbers; the
+    /// `XMLParser.ErrorCode` cases of swift-corelibs-foundation are numbered differently, so
+    /// the numbers are matched, not the cases).
     static func describe(_ error: NSError) -> String {
-        switch XMLParser.ErrorCode(rawValue: error.code) {
-        case .tagNameMismatchError: return "an end tag does not match the open element"
-        case .prematureDocumentEndError: return "the document ends early or has content after its root element"
-        case .emptyDocumentError: return "empty document"
-        case .unfinishedTagError: return "unfinished tag"
-        case .gtRequiredError: return "expected '>'"
-        case .ltRequiredError: return "expected '<'"
-        case .attributeNotStartedError, .attributeNotFinishedError, .attributeHasNoValueError:
-            return "malformed attribute"
-        case .attributeRedefinedError: return "an attribute is given twice"
-        case .invalidCharacterError: return "invalid character"
-        case .undeclaredEntityError: return "undeclared entity (an unescaped '&'?)"
-        case .nameRequiredError: return "expected an element name"
+        switch error.code {
+        case 4: return "empty document"
+        case 5: return "the document ends early or has content after its root element"
+        case 9: return "invalid character"
+        case 23: return "an entity reference without its ';' (an unescaped '&'?)"
+        case 26: return "undeclared entity (an unescaped '&'?)"
+        case 38: return "'<' inside an attribute value"
+        case 39, 41: return "malformed attribute"
+        case 42: return "an attribute is given twice"
+        case 44: return "an attribute value is not closed (missing quote)"
+        case 68: return "expected an element name"
+        case 72: return "expected '<'"
+        case 73: return "expected '>'"
+        case 76: return "an end tag does not match the open element"
+        case 77: return "unfinished tag"
         default:
             if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }
             return "XML parser error \(error.code)"

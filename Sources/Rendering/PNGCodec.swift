@@ -44,8 +44,8 @@ func checkPixelBudget(width: Int, height: Int, maxPixels: Int, file: String) thr
         throw InputError(file: file, "image has no pixels (\(width)×\(height))")
     }
     guard width.multipliedReportingOverflow(by: height).overflow == false, width * height <= maxPixels else {
-        throw InputError(file: file,
-                         "image is \(width)×\(height) pixels, over the limit of \(maxPixels / 1_000_000) megapixels")
+        let limit = maxPixels % 1_000_000 == 0 ? "\(maxPixels / 1_000_000) megapixels" : "\(maxPixels) pixels"
+        throw InputError(file: file, "image is \(width)×\(height) pixels, over the limit of \(limit)")
     }
 }
 

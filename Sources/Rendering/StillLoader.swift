@@ -13,17 +13,7 @@ public let defaultMaxStillPixels = 100_000_000
 /// from the header, before decoding), throws an `InputError` naming the file.
 public func loadStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
     let file = url.path
-    let data: Data
-    do {
-        data = try Data(contentsOf: url, options: .mappedIfSafe)
-    } catch {
-        var isFolder: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: file, isDirectory: &isFolder) {
-            throw InputError(file: file, "image file not found")
-        }
-        if isFolder.boolValue { throw InputError(file: file, "is a folder, not an image file") }
-        throw InputError(file: file, "cannot read image file: \(error.localizedDescription)")
-    }
+    let data = try readStill(url)
     return try decodeStill(data, file: file, maxPixels: maxPixels)
 }
 
@@ -55,8 +45,4 @@ enum StillFormat: Equatable {
             return nil
         }
     }
-}
-
-private func hexPrefix(_ data: Data) -> String {
-    data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
 }

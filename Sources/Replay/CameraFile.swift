@@ -11,6 +11,9 @@ public enum CameraFile {
         }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            if let syntax = JSONSyntaxError.locate(in: data) {
+                throw InputError(file: path, line: syntax.line, "not valid JSON: \(syntax.reason)")
+            }
             throw InputError(file: path, "not valid JSON: \(jsonMessage(error))")
         }
         guard let dict = object as? [String: Any] else { throw InputError(file: path, "expected a JSON object") }

@@ -23,6 +23,7 @@ public struct CameraSetup: Sendable {
     /// - Parameter stillSize: the size of the frames' stills, when they have them: without
     ///   `--size` it is the output size, and a camera JSON made for another size is scaled to
     ///   it (the same aspect ratio is required: a different one means the wrong camera file).
+    /// - Parameter logPath: the log, named when its `# camera:` path leaves its folder.
     public func resolve(metadata: LogMetadata? = nil, logFolder: URL? = nil, logPath: String? = nil,
                         stillSize: (width: Int, height: Int)? = nil) throws -> CameraIntrinsics {
         let size = self.size ?? stillSize ?? CameraSetup.defaultSize
@@ -34,9 +35,8 @@ public struct CameraSetup: Sendable {
         }
         if let hfovDeg { return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: hfovDeg) }
         if let metadata, let path = metadata.camera {
-            let url = try logFolder.map {
-                try LogReferences.url(path, key: "camera", logPath: logPath ?? $0.path, logFolder: $0)
-            } ?? URL(fileURLWithPath: path)
+            let url = try logFolder.map { try LogFolderPath.resolve(path, key: "camera", logFolder: $0, logPath: logPath) }
+                ?? URL(fileURLWithPath: path)
             return try fitted(try CameraFile.load(url), file: url.path, stillSize: stillSize)
         }
         if let metadata, let raw = metadata["camera_hfov_deg"] {

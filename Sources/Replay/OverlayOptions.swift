@@ -77,17 +77,21 @@ public struct OverlayOptions: Sendable {
     public var mapConeInterval = 5.0
     /// Stills folder (`--stills DIR`); nil: the log's `# stills:` folder, else the log's folder.
     public var stillsDirectory: String?
+    /// The largest still read, in pixels (`--max-still-pixels`): checked from each still's
+    /// header before anything is written, and again before decoding.
+    public var maxStillPixels = defaultMaxStillPixels
 
     public init() {}
 
-    /// The folder stills are read from, and may not leave.
-    public func stillsFolder(metadata: LogMetadata, logPath: String, logFolder: URL) throws -> StillFolder {
+    /// The folder stills are read from, and may not leave. A `# stills:` folder must be inside
+    /// the log's folder (`LogFolderPath`); `--stills` may be anywhere.
+    public func stillsFolder(metadata: LogMetadata, logFolder: URL, logPath: String? = nil) throws -> StillFolder {
         if let stillsDirectory {
             return StillFolder(URL(fileURLWithPath: stillsDirectory), role: "the stills folder (--stills)")
         }
         if let stills = metadata.stills {
-            return StillFolder(try LogReferences.url(stills, key: "stills", logPath: logPath, logFolder: logFolder),
-                               role: "the log's stills folder (# stills:)")
+            let folder = try LogFolderPath.resolve(stills, key: "stills", logFolder: logFolder, logPath: logPath)
+            return StillFolder(folder, role: "the log's stills folder (# stills:)")
         }
         return StillFolder(logFolder, role: "the log's folder")
     }

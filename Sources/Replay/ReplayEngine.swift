@@ -152,15 +152,16 @@ public final class ReplayEngine {
         if let n = batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
 
         // Stills: all must exist, inside the stills folder, before anything is written.
-        let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logPath: options.logPath, logFolder: logFolder)
+        let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         let stillURLs = try fused.frames.map { frame -> URL? in
             guard let still = frame.still else { return nil }
             return try resolveStill(still, folder: stillsFolder, line: frame.line)
         }
+        try StillCheck.checkAll(stillURLs, frames: fused.frames, logPath: options.logPath, maxPixels: options.overlay.maxStillPixels)
         // Without --size, the output has the stills' size (the first still's; others are scaled).
         if let first = stillURLs.firstIndex(where: { $0 != nil }), let url = stillURLs[first] {
             let image: RasterImage
-            do { image = try loadStill(url) } catch let e as InputError {
+            do { image = try loadStill(url, maxPixels: options.overlay.maxStillPixels) } catch let e as InputError {
                 throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                  e.message + " (still of \(options.logPath):\(fused.frames[first].line.map(String.init) ?? "?"))")
             }
@@ -231,7 +232,8 @@ public final class ReplayEngine {
                     }
                 }
                 try pending?.wait()
-                pending = PendingRender(work, threads: options.jobs, style: style, overlay: frameOverlay, outDir: outDir, journal: journal,
+                pending = PendingRender(work, threads: options.jobs, style: style, overlay: frameOverlay,
+                                        maxStillPixels: options.overlay.maxStillPixels, outDir: outDir, journal: journal,
                                         level: options.pngCompressionLevel, logPath: options.logPath, tally: tally)
             }
             try pending?.wait()
@@ -289,8 +291,9 @@ public final class ReplayEngine {
     }
 
     /// Renders `jobs` on `threads` threads; errors go to `queue` (the earliest frame's kept).
-    static func render(_ jobs: [FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, outDir: URL,
-                       journal: RenderJournal, level: Int, logPath: String, tally: RenderTally, queue work: RenderQueue) {
+    static func render(_ jobs: [FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, maxStillPixels: Int,
+                       outDir: URL, journal: RenderJournal, level: Int, logPath: String, tally: RenderTally,
+                       queue work: RenderQueue) {
         guard !jobs.isEmpty else { return }
         DispatchQueue.concurrentPerform(iterations: min(threads, jobs.count)) { _ in
             while let i = work.next() {
@@ -299,7 +302,7 @@ public final class ReplayEngine {
                     try journal.willWrite(frame: record.index)
                     let background: FrameBackground
                     if let url = jobs[i].still {
-                        do { background = .still(try loadStill(url)) } catch let e as InputError {
+                        do { background = .still(try loadStill(url, maxPixels: maxStillPixels)) } catch let e as InputError {
                             throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                              e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
                         }
@@ -348,13 +351,13 @@ struct PendingRender {
     private let group = DispatchGroup()
     private let queue: RenderQueue
 
-    init(_ jobs: [ReplayEngine.FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, outDir: URL,
-         journal: RenderJournal, level: Int, logPath: String, tally: RenderTally) {
+    init(_ jobs: [ReplayEngine.FrameJob], threads: Int, style: CardStyle, overlay: FrameOverlay, maxStillPixels: Int,
+         outDir: URL, journal: RenderJournal, level: Int, logPath: String, tally: RenderTally) {
         let queue = RenderQueue(count: jobs.count)
         self.queue = queue
         let body: @Sendable () -> Void = {
-            ReplayEngine.render(jobs, threads: threads, style: style, overlay: overlay, outDir: outDir, journal: journal,
-                                level: level, logPath: logPath, tally: tally, queue: queue)
+            ReplayEngine.render(jobs, threads: threads, style: style, overlay: overlay, maxStillPixels: maxStillPixels,
+                                outDir: outDir, journal: journal, level: level, logPath: logPath, tally: tally, queue: queue)
         }
         if threads >= 2 { DispatchQueue.global().async(group: group, execute: body) } else { body() }
     }

@@ -12,10 +12,17 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     public static let formatName = "poiar-log/1"
     /// How far (seconds) rows of different sensors may be out of order.
     public static let defaultReorderWindow = 5.0
+    /// The longest time (seconds) a log may go without any row. A longer gap is not a pause
+    /// of a recording but two recordings joined, or rows on different clocks (GPS rows in Unix
+    /// seconds beside sensor rows from 0, milliseconds for seconds): refused, since frames made
+    /// at `--fps` across it would be hours of one stale pose.
+    public static let defaultMaxTimeGap = 600.0
 
     public let path: String
     public let metadata: LogMetadata
     public let reorderWindow: Double
+    /// See `defaultMaxTimeGap`.
+    public let maxTimeGap: Double
     /// Called once per unknown sensor name (the row is skipped).
     public var onNotice: ((String) -> Void)?
     /// The first error met while iterating with `next()`; `nextRecord()` throws it instead.
@@ -29,6 +36,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var sequence = 0
     private var newestTime = -Double.infinity
     private var lastEmittedTime = -Double.infinity
+    private var lastEmittedLine = 0
     /// Time and line of each sensor's last row (gyro, accel and mag in their own slots,
     /// which the fast path reaches without hashing a name).
     private var lastGyro: (time: Double, line: Int)?
@@ -40,9 +48,11 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var exhausted = false
     private var units = UnitPlausibility()
 
-    public init(path: String, reorderWindow: Double = SensorLogReader.defaultReorderWindow) throws {
+    public init(path: String, reorderWindow: Double = SensorLogReader.defaultReorderWindow,
+                maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap) throws {
         self.path = path
         self.reorderWindow = reorderWindow
+        self.maxTimeGap = maxTimeGap
         lines = try LineReader(path: path)
         var meta = LogMetadata()
         var sawHeader = false
@@ -85,7 +95,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         if let error { throw error }
         while !exhausted {
             if let top = earliestPending, top.record.sample.time <= newestTime - reorderWindow {
-                return emit(popEarliest())
+                return try emit(popEarliest())
             }
             var parsed: LogRecord?
             let more = try lines.withNextLine { bytes -> Bool in
@@ -113,7 +123,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                 sequence += 1
             }
         }
-        if earliestPending != nil { return emit(popEarliest()) }
+        if earliestPending != nil { return try emit(popEarliest()) }
         return nil
     }
 
@@ -149,9 +159,23 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     /// Samples held in the reorder buffer (bounded by one window of samples; tests watch it).
     var pendingCount: Int { pending.count + queue.count - queueHead }
 
-    private func emit(_ p: PendingRecord) -> LogRecord {
-        lastEmittedTime = p.record.sample.time
+    /// Hands on the next record in time order, refusing a gap longer than `maxTimeGap`.
+    private func emit(_ p: PendingRecord) throws -> LogRecord {
+        let t = p.record.sample.time
+        if lastEmittedTime > -Double.infinity, t - lastEmittedTime > maxTimeGap {
+            let gap = t - lastEmittedTime
+            let e = InputError(file: path, line: p.record.line, field: "time",
+                               "time jumps \(Self.seconds(gap)) s from \(lastEmittedTime) (line \(lastEmittedLine)) to \(t), over the \(Self.seconds(maxTimeGap)) s a log may go without rows: two recordings joined, or rows on different clocks?")
+            error = e
+            throw e
+        }
+        lastEmittedTime = t
+        lastEmittedLine = p.record.line
         return p.record
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        s < 1e6 ? String(format: "%.1f", s) : String(format: "%.3g", s)
     }
 
     private func parse(_ raw: String, lineNumber: Int) throws -> LogRecord? {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Rendering
 import Replay
 
 /// What is drawn over the frames besides the labels, and where stills come from: shared by
@@ -56,6 +57,10 @@ struct ReplayOverlayArguments: ParsableArguments {
     @Option(help: "Folder the log's stills are read from (default: the log's `# stills:` folder, else the log's folder). A still path that leaves it is refused.")
     var stills: String?
 
+    @Option(name: .customLong("max-still-pixels"),
+            help: "Refuse a still with more pixels than this (width × height, read from its header before decoding).")
+    var maxStillPixels: Int = defaultMaxStillPixels
+
     @Flag(help: "Also write map.png beside the frames: the track, the POIs and view cones (see `poiar map`).")
     var map = false
 
@@ -64,11 +69,13 @@ struct ReplayOverlayArguments: ParsableArguments {
 
     func validate() throws {
         if !(mapEvery > 0 && mapEvery.isFinite) { throw ValidationError("--map-every: expected seconds > 0, got \(mapEvery)") }
+        if maxStillPixels < 1 { throw ValidationError("--max-still-pixels: expected a number of pixels ≥ 1, got \(maxStillPixels)") }
     }
 
     func apply(to options: inout ReplayOptions) throws {
         try hud.apply(to: &options.overlay, &options.annotation)
         options.overlay.stillsDirectory = stills
+        options.overlay.maxStillPixels = maxStillPixels
         options.overlay.map = map
         options.overlay.mapConeInterval = mapEvery
     }

@@ -45,6 +45,9 @@ struct ProjectCommand: ParsableCommand {
     var png: String?
     @Option(help: "Still image to draw under the labels (with --png).")
     var still: String?
+    @Option(name: .customLong("max-still-pixels"),
+            help: "Refuse a still with more pixels than this (width × height, read from its header before decoding).")
+    var maxStillPixels: Int = defaultMaxStillPixels
     @Option(help: "Font file for regular text.")
     var font: String?
     @OptionGroup var layout: LayoutArguments
@@ -61,6 +64,7 @@ struct ProjectCommand: ParsableCommand {
         }
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if still != nil && png == nil { throw ValidationError("--still needs --png") }
+        if maxStillPixels < 1 { throw ValidationError("--max-still-pixels: expected a number of pixels ≥ 1, got \(maxStillPixels)") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
         try layout.validate()
     }
@@ -91,7 +95,7 @@ struct ProjectCommand: ParsableCommand {
                 guard v[0] > 0, v[1] > 0 else { throw ValidationError("--intrinsics: focal lengths must be > 0") }
                 k = (v[0], v[1], v[2], v[3])
             }
-            let stillImage = try still.map { try loadStill(URL(fileURLWithPath: $0)) }
+            let stillImage = try still.map { try loadStill(URL(fileURLWithPath: $0), maxPixels: maxStillPixels) }
             let cam = try CameraSetup(cameraFile: camera, intrinsics: k, hfovDeg: hfov,
                                       size: size.map { try parseSize($0, option: "--size") })
                 .resolve(stillSize: stillImage.map { ($0.width, $0.height) })

@@ -16,6 +16,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         var body: Data
         /// Seconds to wait before answering (to provoke client timeouts).
         var delay: Double = 0
+        /// Send `Content-Length` (false: the body ends when the connection closes, as HTTP/1.1
+        /// allows, so the client cannot know its size in advance).
+        var sendsLength = true
 
         static func json(_ text: String, status: Int = 200) -> Response {
             Response(status: status, headers: ["Content-Type": "application/json"], body: Data(text.utf8))
@@ -144,7 +147,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         if response.delay > 0 { Thread.sleep(forTimeInterval: response.delay) }
         var head = "HTTP/1.1 \(response.status) \(HTTPURLResponseReason.text(response.status))\r\n"
         var headers = response.headers
-        headers["Content-Length"] = String(response.body.count)
+        if response.sendsLength { headers["Content-Length"] = String(response.body.count) }
         headers["Connection"] = "close"
         for (key, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(key): \(value)\r\n" }
         head += "\r\n"

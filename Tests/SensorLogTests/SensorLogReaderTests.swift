@@ -151,9 +151,30 @@ struct WellFormedLogTests {
     @Test func aTimeOriginOtherThanZeroAndNegativeTimesAreFine() throws {
         let folder = try makeTemporaryFolder()
         defer { cleanUp(folder) }
-        let path = try write(logText(["-2.5,gyro,0,0,0,", "-1.0,accel,0,0,9.8,", "1700000000.25,frame,,,,"]),
+        let path = try write(logText(["-2.5,gyro,0,0,0,", "-1.0,accel,0,0,9.8,", "599.0,frame,,,,"]),
                              to: "origin.csv", in: folder)
-        #expect(try readAll(path).map(\.sample.time) == [-2.5, -1.0, 1_700_000_000.25])
+        #expect(try readAll(path).map(\.sample.time) == [-2.5, -1.0, 599.0])
+        let unix = try write(logText(["1700000000.0,gyro,0,0,0,", "1700000000.25,frame,,,,", "1700000600.25,gyro,0,0,0,"]),
+                             to: "unix.csv", in: folder)
+        #expect(try readAll(unix).map(\.sample.time) == [1_700_000_000, 1_700_000_000.25, 1_700_000_600.25])
+    }
+
+    /// A gap of more than 600 s without any row is refused at the row after it (two
+    /// recordings joined, or rows on different clocks), also when that row comes first in the
+    /// file; the limit can be set.
+    @Test func aGapOverTenMinutesIsRefused() throws {
+        let folder = try makeTemporaryFolder()
+        defer { cleanUp(folder) }
+        let path = try write(logText(["0.0,gyro,0,0,0,", "0.5,gyro,0,0,0,", "600.6,gyro,0,0,0,"]), to: "gap.csv", in: folder)
+        let error = try #require(inputError { _ = try readAll(path) })
+        #expect(error.location == InputLocation(file: path, line: 5, field: "time"))
+        #expect(error.message.hasPrefix("time jumps 600.1 s from 0.5 (line 4) to 600.6"))
+        #expect(try readAll(path, maxTimeGap: 700).count == 3)
+        // GPS rows on the Unix clock before sensor rows from 0: the GPS row is the one refused.
+        let clocks = try write(logText(["1700000000.0,gps,60.1,24.9,,5", "0.0,gyro,0,0,0,", "0.01,gyro,0,0,0,"]),
+                               to: "clocks.csv", in: folder)
+        let e2 = try #require(inputError { _ = try readAll(clocks) })
+        #expect(e2.location == InputLocation(file: clocks, line: 3, field: "time"))
     }
 }
 
@@ -374,7 +395,7 @@ struct FastPathTests {
         // Times near and past 2^53 (exact integers end there).
         let times = ["9007199254740991", "9007199254740992", "9007199254740993", "123456789012345678", "123456789012345678.5"]
         rows += times.map { "\($0),gyro,0,0,0," }
-        var records = try readAll(try write(logText(rows), to: "numbers.csv", in: folder))
+        var records = try readAll(try write(logText(rows), to: "numbers.csv", in: folder), maxTimeGap: .infinity)
         #expect(records.count == rows.count)
         for (t, r) in zip(times, records.suffix(times.count)) {
             #expect(r.sample.time.bitPattern == Double(t)!.bitPattern, "\(t)")

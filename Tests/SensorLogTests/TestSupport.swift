@@ -37,8 +37,9 @@ func logText(_ rows: [String], metadata: [String] = ["# format: poiar-log/1"]) -
 }
 
 /// Reads every record of the log at `path`; throws the reader's first error.
-func readAll(_ path: String, onNotice: ((String) -> Void)? = nil) throws -> [LogRecord] {
-    let reader = try SensorLogReader(path: path)
+func readAll(_ path: String, maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap,
+             onNotice: ((String) -> Void)? = nil) throws -> [LogRecord] {
+    let reader = try SensorLogReader(path: path, maxTimeGap: maxTimeGap)
     reader.onNotice = onNotice
     var out: [LogRecord] = []
     while let r = try reader.nextRecord() { out.append(r) }

@@ -1,0 +1,38 @@
+import Foundation
+import POIARCore
+
+/// The paths a log names in its metadata (`# pois:`, `# camera:`, `# stills:`) are relative to
+/// the log's folder and must stay inside it: a log from elsewhere (an unpacked archive, a
+/// colleague's recording) must not make poiar read files outside the folder it was given —
+/// nor write there, since a POI source's cache is built beside the source. A path is refused
+/// when it is absolute, when `..` takes it out, or when a symbolic link on the way leads out.
+/// Files elsewhere are given on the command line (`--pois`, `--camera`, `--stills`), which
+/// is the user's own choice and is not confined.
+public enum LogFolderPath {
+    /// The URL `value` (the `# key:` line's value) names inside `logFolder`.
+    /// - Parameter logPath: the log, to name in the message (else the folder is named).
+    public static func resolve(_ value: String, key: String, logFolder: URL, logPath: String?) throws -> URL {
+        let folder = logFolder.standardizedFileURL.path
+        func refuse() -> InputError {
+            let option = ["pois": "--pois", "camera": "--camera", "stills": "--stills"][key].map { " (\($0) on the command line may name one anywhere)" } ?? ""
+            return InputError(file: logPath ?? folder, field: key,
+                              "the log's path \"\(value)\" leaves the log's folder \(folder); paths in a log must stay inside it\(option)")
+        }
+        guard !value.hasPrefix("/"), !value.hasPrefix("~") else { throw refuse() }
+        let lexical = logFolder.appendingPathComponent(value).standardizedFileURL
+        guard isInside(lexical.path, folder) else { throw refuse() }
+        // Through symbolic links: compare the real paths (when the target exists; a missing
+        // file is reported by whoever opens it).
+        if FileManager.default.fileExists(atPath: lexical.path) {
+            let real = lexical.resolvingSymlinksInPath().path
+            let realFolder = logFolder.standardizedFileURL.resolvingSymlinksInPath().path
+            guard isInside(real, realFolder) else { throw refuse() }
+        }
+        return lexical
+    }
+
+    static func isInside(_ path: String, _ folder: String) -> Bool {
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        return path.hasPrefix(prefix)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import POIARCore
+import Rendering
+
+/// The check of every still a replay will draw over, made before anything is written.
+enum StillCheck {
+    /// Probes each distinct still once (`probeStill`: format, header, pixel budget, whole
+    /// file); the first bad one, in frame order, is an `InputError` naming the still and the
+    /// log line that asked for it.
+    static func checkAll(_ urls: [URL?], frames: [FrameEvent], logPath: String, maxPixels: Int) throws {
+        var seen = Set<String>()
+        for (i, url) in urls.enumerated() {
+            guard let url, seen.insert(url.path).inserted else { continue }
+            do { _ = try probeStill(url, maxPixels: maxPixels) } catch let e as InputError {
+                throw attributed(e, logPath: logPath, line: frames[i].line)
+            }
+        }
+    }
+
+    /// `e` with "(still of LOG:LINE)" added to its message.
+    static func attributed(_ e: InputError, logPath: String, line: Int?) -> InputError {
+        InputError(file: e.location.file, line: e.location.line, field: e.location.field,
+                   e.message + " (still of \(logPath):\(line.map(String.init) ?? "?"))")
+    }
+}
