@@ -1,0 +1,73 @@
+import Foundation
+import POIARCore
+import Testing
+@testable import POIStore
+
+/// Inputs the fuzz targets (fuzz/, docs/robustness.md "Fuzzing") found that crashed or misled a
+/// POI reader. The files are kept in Tests/Fixtures/fuzz/<target>/; each must now give valid
+/// POIs or a one-line `InputError` naming the file.
+@Suite struct POIStoreFuzzFindingTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/fuzz")
+
+    static func inputs(_ target: String) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: folder.appendingPathComponent(target), includingPropertiesForKeys: nil)
+            .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
+    }
+
+    /// Runs `parse` on `data`: valid POIs, or an `InputError` on one line that names `file`.
+    static func expectResultOrOneLineError(_ file: String, _ parse: () throws -> ParsedPOIs,
+                                           sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let parsed = try parse()
+            for poi in parsed.pois {
+                #expect(poi.coordinate.isValid, "\(file): \(poi.id) at \(poi.coordinate)", sourceLocation: sourceLocation)
+            }
+        } catch let error as InputError {
+            let line = error.description
+            #expect(!line.contains { $0.isNewline }, "\(line)", sourceLocation: sourceLocation)
+            #expect(line.hasPrefix(file), "\(line)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(file): not an InputError: \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func everyPBFFindingGivesPOIsOrAnError() throws {
+        let files = try Self.inputs("pbf")
+        #expect(!files.isEmpty)
+        for url in files {
+            let data = try Data(contentsOf: url)
+            Self.expectResultOrOneLineError(url.lastPathComponent) {
+                try PBFImporter.parse(data, file: url.lastPathComponent, baseMap: true)
+            }
+        }
+    }
+
+    /// An `OSMHeader` whose required feature holds a line break printed a two-line error.
+    @Test func aRequiredFeatureWithALineBreakIsReportedOnOneLine() throws {
+        let file = PBFBuilder.file([PBFBuilder.blob("OSMHeader", PBFBuilder.header(["OsmSchema-V0.6", "Dense\nNodes\r"]))])
+        let error = try #require(inputError { _ = try PBFImporter.parse(Data(file), file: "feature.osm.pbf") })
+        #expect(error.description == #"feature.osm.pbf (blob 1 at byte offset 0): corrupt OSMHeader block: required feature "Dense\nNodes\r" is not supported (poiar reads DenseNodes, OsmSchema-V0.6)"#)
+    }
+
+    /// A self-intersecting way (a ring whose two lobes' signed areas nearly cancel) was placed at
+    /// its area centroid: latitude 221.5° for way 8042215 of the fuzzed Helsinki slice.
+    @Test func aSelfIntersectingWayIsPlacedAmongItsVertices() throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("pbf/way-centroid-outside-the-globe.osm.pbf"))
+        let parsed = try PBFImporter.parse(data, file: "fuzzed.osm.pbf")
+        let way = try #require(parsed.pois.first { $0.id == "osm:way/8042215" })
+        // Its vertices are mutated Helsinki nodes, spread between 59.9° and 90° north.
+        #expect(way.coordinate.isValid && way.coordinate.latitude > 59, "\(way.coordinate)")
+
+        // A bow-tie whose lobes differ by 0.1 %: the shoelace centroid is 333° of longitude away.
+        let ring = [(0.0, 0.0), (1.0, 1.0), (1.0, 0.0), (0.0, 1.001), (0.0, 0.0)]
+            .map { GeoCoordinate(latitude: $0.1, longitude: $0.0) }
+        let c = try #require(Centroid.ofRings([ring]))
+        #expect((0...1).contains(c.longitude) && (0...1.001).contains(c.latitude), "\(c)")
+        // A simple polygon keeps its area centroid.
+        let square = [(0.0, 0.0), (0.002, 0.0), (0.002, 0.001), (0.0, 0.001), (0.0, 0.0)]
+            .map { GeoCoordinate(latitude: $0.1, longitude: $0.0) }
+        let s = try #require(Centroid.ofRings([square]))
+        #expect(abs(s.longitude - 0.001) < 1e-12 && abs(s.latitude - 0.0005) < 1e-12)
+    }
+}
