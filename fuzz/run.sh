@@ -49,7 +49,7 @@ export SWIFT_BACKTRACE=enable=no
 set +e
 nice -n "$nice_level" "$binary" corpus seeds \
   -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \
-  -max_len="$max_len" -print_final_stats=1 "$@" 2>&1 | tee fuzz.log | grep -E "^#[0-9]+ +(INITED|DONE|NEW)|ERROR|SUMMARY|stat::|Test unit written" >&2
+  -max_len="$max_len" -print_final_stats=1 "$@" 2>&1 | tee fuzz.log | grep -E "^#[0-9]+[[:space:]]+(INITED|DONE)|ERROR|SUMMARY|stat::|Test unit written" >&2
 status=${PIPESTATUS[0]}
 set -e
 echo "fuzz: $target: libFuzzer exit $status; log $work/fuzz.log; corpus $(ls corpus | wc -l) inputs" >&2
