@@ -49,6 +49,9 @@ public enum OSMXMLImporter {
         case .undeclaredEntityError: return "undeclared entity (an unescaped '&'?)"
         case .nameRequiredError: return "expected an element name"
         default:
+            // libxml2's XML_ERR_ENTITY_LOOP (89), which it also raises when entities expand past
+            // its amplification limit (an "XML bomb"): the parse stops there, memory stays small.
+            if error.code == 89 { return "entities refer to each other in a loop or expand too much" }
             if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }
             return "XML parser error \(error.code)"
         }

@@ -70,4 +70,25 @@ import Testing
         let s = try #require(Centroid.ofRings([square]))
         #expect(abs(s.longitude - 0.001) < 1e-12 && abs(s.latitude - 0.0005) < 1e-12)
     }
+
+    // MARK: Limits the fuzz targets lean on
+
+    /// Entities that expand exponentially (an "XML bomb", 16⁷ × 48 bytes here): libxml2 stops at
+    /// its amplification limit, and the message says so in words.
+    @Test func anXMLBombStopsWithAPlainMessage() throws {
+        var doctype = "<!ENTITY a \"\(String(repeating: "a", count: 48))\">\n"
+        for (name, previous) in zip("bcdefgh", "abcdefg") {
+            doctype += "<!ENTITY \(name) \"\(String(repeating: "&\(previous);", count: 16))\">\n"
+        }
+        let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE osm [\n\(doctype)]>\n<osm version=\"0.6\"><node id=\"1\" lat=\"1\" lon=\"2\"><tag k=\"amenity\" v=\"&h;\"/></node></osm>\n"
+        let error = try #require(inputError { _ = try OSMXMLImporter.parse(Data(xml.utf8), file: "bomb.osm") })
+        #expect(error.description == "bomb.osm:12: malformed XML: entities refer to each other in a loop or expand too much")
+    }
+
+    /// JSON nested deeper than the decoder's 512 levels is refused, not recursed into.
+    @Test func deeplyNestedJSONIsAnError() throws {
+        let json = "{\"elements\":" + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}"
+        let error = try #require(inputError { _ = try OverpassJSONImporter.parse(Data(json.utf8), file: "deep.json") })
+        #expect(error.description.hasPrefix("deep.json: invalid JSON"))
+    }
 }
