@@ -16,6 +16,8 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     /// over the default 5 s, a hundred times a phone's rate. More is a log whose time column
     /// hardly advances (a constant, or not in seconds), which would otherwise fill memory.
     public static let maxRowsInWindow = 1_000_000
+    /// Most `# key: value` lines before the header (a log has a dozen; more is not a log).
+    public static let maxMetadataEntries = 10_000
 
     public let path: String
     public let metadata: LogMetadata
@@ -65,7 +67,13 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                 if let colon = body.firstIndex(of: ":") {
                     let key = body[..<colon].trimmingCharacters(in: .whitespaces)
                     let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    if !key.isEmpty && !key.contains(" ") { meta.entries.append((key, value)) }
+                    if !key.isEmpty && !key.contains(" ") {
+                        guard meta.entries.count < SensorLogReader.maxMetadataEntries else {
+                            throw InputError(file: path, line: lines.lineNumber,
+                                             "more than \(SensorLogReader.maxMetadataEntries) \"# key: value\" lines before the header \"\(SensorLogReader.header)\"")
+                        }
+                        meta.entries.append((key, value))
+                    }
                 }
                 continue
             }

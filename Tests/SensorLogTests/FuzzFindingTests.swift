@@ -47,4 +47,16 @@ import Testing
         while try fine.nextRecord() != nil { n += 1 }
         #expect(n == 50)
     }
+
+    /// Metadata lines were kept without bound before the header.
+    @Test func endlessMetadataIsRefused() throws {
+        let folder = try makeTemporaryFolder()
+        defer { cleanUp(folder) }
+        let meta = (0...SensorLogReader.maxMetadataEntries).map { "# key\($0): value" }
+        let path = try write(logText(["0.0,gyro,0.01,0.02,0.03,"], metadata: meta), to: "meta.csv", in: folder)
+        let error = try #require(inputError { _ = try SensorLogReader(path: path) })
+        #expect(error.description == "\(path):10001: more than 10000 \"# key: value\" lines before the header \"time,sensor,x,y,z,accuracy\"")
+        let fine = try write(logText(["0.0,gyro,0.01,0.02,0.03,"], metadata: Array(meta.dropLast())), to: "fine.csv", in: folder)
+        #expect(try SensorLogReader(path: fine).metadata.entries.count == 10_000)
+    }
 }
