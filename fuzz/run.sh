@@ -46,6 +46,9 @@ bash "$FUZZ_DIR/seeds.sh" "$target" "$ROOT" "$work/seeds"
 cd "$work"
 # Swift's own crash backtracer reads memory that AddressSanitizer guards: leave crashes to ASan.
 export SWIFT_BACKTRACE=enable=no
+# Leaks that LeakSanitizer finds in the toolchain's libraries (FoundationXML's error objects, …)
+# are listed in fuzz/lsan.supp; any other leak is a finding.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$FUZZ_DIR/lsan.supp:print_suppressions=0}
 set +e
 nice -n "$nice_level" "$binary" corpus seeds \
   -max_total_time="$seconds" -timeout="${FUZZ_TIMEOUT:-10}" -rss_limit_mb="${FUZZ_RSS_MB:-2048}" \

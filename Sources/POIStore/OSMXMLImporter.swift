@@ -14,6 +14,7 @@ public enum OSMXMLImporter {
     /// - Throws: `InputError` with the parser's line number for malformed XML, a document
     ///   that is not OSM XML, or a bad id or coordinate.
     public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
+        try checkEncoding(data, file: file)
         let parser = XMLParser(data: data)
         let reader = Reader(file: file, parser: parser)
         reader.collector = OSMElementCollector(baseMap: baseMap)
@@ -31,6 +32,31 @@ public enum OSMXMLImporter {
         }
         guard reader.sawRoot else { throw InputError(file: file, "not OSM XML: empty document") }
         return reader.collector.finish()
+    }
+
+    /// Encodings libxml2 decodes itself. Others go through iconv, and there libxml2 2.9 (Debian
+    /// 12's) dereferences a null pointer on some inputs: `encoding='UTF-7'` or `'EBCDIC-US'`
+    /// followed by bytes that do not decode crashed the process (found by the osmxml fuzz target).
+    /// OSM XML is UTF-8 (the API and every OSM tool write it), so nothing real is refused.
+    static let readableEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1"]
+
+    /// Refuses, before libxml2 sees it, a document in UTF-16 or UTF-32 or one whose XML
+    /// declaration names an encoding other than `readableEncodings`.
+    static func checkEncoding(_ data: Data, file: String) throws {
+        var head = data.prefix(65_536)
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
+            throw InputError(file: file, "is UTF-16 or UTF-32 text: poiar reads OSM XML in UTF-8")
+        }
+        head = head.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard head.starts(with: Array("<?xml".utf8)) else { return }
+        let declaration = String(decoding: head.prefix { $0 != UInt8(ascii: ">") }, as: UTF8.self)
+        guard let match = declaration.firstMatch(of: #/encoding\s*=\s*(["'])([^"']*)\1/#) else { return }
+        let encoding = String(match.output.2)
+        guard readableEncodings.contains(encoding.lowercased()) else {
+            throw InputError(file: file, line: 1, field: "encoding",
+                             "encoding \"\(encoding)\" is not supported: poiar reads OSM XML in UTF-8 (or US-ASCII, ISO-8859-1)")
+        }
     }
 
     /// Plain words for the parser errors malformed files commonly cause.

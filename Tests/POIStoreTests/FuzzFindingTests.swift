@@ -91,4 +91,43 @@ import Testing
         let error = try #require(inputError { _ = try OverpassJSONImporter.parse(Data(json.utf8), file: "deep.json") })
         #expect(error.description.hasPrefix("deep.json: invalid JSON"))
     }
+
+    @Test func everyOSMXMLFindingGivesPOIsOrAnError() throws {
+        let files = try Self.inputs("osmxml")
+        #expect(!files.isEmpty)
+        for url in files {
+            let data = try Data(contentsOf: url)
+            Self.expectResultOrOneLineError(url.lastPathComponent) {
+                try OSMXMLImporter.parse(data, file: url.lastPathComponent, baseMap: true)
+            }
+        }
+    }
+
+    /// libxml2 2.9 dereferenced a null pointer (SIGSEGV, `poiar pois import` exit 139) on an XML
+    /// declaration naming an encoding it decodes through iconv, followed by bytes that do not
+    /// decode. Such encodings are refused before libxml2 starts; UTF-8 and Latin-1 still read.
+    @Test func encodingsLibxml2CannotReadSafelyAreRefused() throws {
+        let fuzzed = try Data(contentsOf: Self.folder.appendingPathComponent("osmxml/utf-7-declaration-segfault.osm"))
+        let error = try #require(inputError { _ = try OSMXMLImporter.parse(fuzzed, file: "fuzzed.osm") })
+        #expect(error.description == #"fuzzed.osm:1 (encoding): encoding "UTF-7" is not supported: poiar reads OSM XML in UTF-8 (or US-ASCII, ISO-8859-1)"#)
+
+        let body = #"<osm version="0.6"><node id="1" lat="60.1" lon="24.9"><tag k="amenity" v="cafe"/><tag k="name" v="Caf\#u{E9}"/></node></osm>"#
+        func document(_ declaration: String, _ bytes: [UInt8]? = nil) -> Data {
+            Data(declaration.utf8) + Data(bytes ?? Array(body.utf8))
+        }
+        for encoding in ["EBCDIC-US", "ebcdic-us", "UTF-7", "Shift_JIS", "UTF-16", "x"] {
+            let e = try #require(inputError { _ = try OSMXMLImporter.parse(document("<?xml version=\"1.0\" encoding = '\(encoding)'?>\n"), file: "e.osm") })
+            #expect(e.location == InputLocation(file: "e.osm", line: 1, field: "encoding"))
+        }
+        let e16 = try #require(inputError { _ = try OSMXMLImporter.parse(Data("<osm/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), file: "u16.osm") })
+        #expect(e16.description == "u16.osm: is UTF-16 or UTF-32 text: poiar reads OSM XML in UTF-8")
+
+        let utf8 = try OSMXMLImporter.parse(document("\u{FEFF}<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"), file: "ok.osm")
+        #expect(utf8.pois.map(\.name) == ["Caf\u{E9}"])
+        let latin1Body = Array(body.utf8).split(separator: 0xC3, omittingEmptySubsequences: false)
+        #expect(latin1Body.count == 2)
+        let latin1Bytes = Array(latin1Body[0]) + [0xE9] + Array(latin1Body[1].dropFirst())
+        let latin1 = try OSMXMLImporter.parse(document("<?xml version='1.0' encoding='ISO-8859-1'?>\n", latin1Bytes), file: "latin1.osm")
+        #expect(latin1.pois.map(\.name) == ["Caf\u{E9}"])
+    }
 }
