@@ -16,6 +16,7 @@ let package = Package(
         .executableTarget(name: "FuzzPBF", dependencies: ["FuzzSupport", .product(name: "POIAR", package: "poiar")]),
         .executableTarget(name: "FuzzJSON", dependencies: ["FuzzSupport", .product(name: "POIAR", package: "poiar")]),
         .executableTarget(name: "FuzzOSMXML", dependencies: ["FuzzSupport", .product(name: "POIAR", package: "poiar")]),
+        .executableTarget(name: "FuzzSource", dependencies: ["FuzzSupport", .product(name: "POIAR", package: "poiar")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@
 # Builds one libFuzzer target of poiar's readers with AddressSanitizer and runs it.
 #
 #   bash fuzz/run.sh TARGET SECONDS [extra libFuzzer options]
-#   TARGET: log | phone | pbf | json | osmxml
+#   TARGET: log | phone | pbf | json | osmxml | source
 #
 # Builds fuzz/ (its own package, which depends on the main package by path) in release mode
 # with `-sanitize=fuzzer,address` (fuzz/toolset.json) into fuzz/.build, seeds fuzz/.work/TARGET/seeds from the
@@ -17,7 +17,7 @@ cd "$(dirname "$0")"
 FUZZ_DIR=$PWD
 ROOT=$(cd .. && pwd)
 
-usage() { echo "usage: bash fuzz/run.sh log|phone|pbf|json|osmxml SECONDS [libFuzzer options]" >&2; exit 2; }
+usage() { echo "usage: bash fuzz/run.sh log|phone|pbf|json|osmxml|source SECONDS [libFuzzer options]" >&2; exit 2; }
 [[ $# -ge 2 ]] || usage
 target=$1; seconds=$2; shift 2
 [[ $seconds =~ ^[0-9]+$ ]] || usage
@@ -27,6 +27,7 @@ case $target in
   pbf) product=FuzzPBF; max_len=65536 ;;
   json) product=FuzzJSON; max_len=65536 ;;
   osmxml) product=FuzzOSMXML; max_len=65536 ;;
+  source) product=FuzzSource; max_len=65536 ;;
   *) usage ;;
 esac
 

@@ -54,5 +54,12 @@ PY
     head -c 6000 "$fx/osm/West-Oakland.osm" > "$out/west-oakland-cut.osm"
     printf '<?xml version="1.0"?>\n<osm version="0.6"><node id="1" lat="60.1" lon="24.9"><tag k="amenity" v="cafe"/></node><node id="2" lat="60.2" lon="24.9"/><node id="3" lat="60.2" lon="25"/><way id="5"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/><tag k="amenity" v="restaurant"/><tag k="building" v="yes"/></way><relation id="7"><member type="way" ref="5" role="outer"/><tag k="type" v="multipolygon"/><tag k="shop" v="bakery"/></relation><node id="9" lat="1" lon="2" action="delete"><tag k="amenity" v="atm"/></node></osm>\n' > "$out/small.osm"
     ;;
+  source)
+    cp "$fx/osm/West-Oakland.osm.gz" "$fx/osm/West-Oakland.osm.bz2" "$fx/pois/sample.csv" "$out/"
+    gzip -n < "$fx/web/overpass-center.json" > "$out/overpass-center.json.gz"
+    bzip2 < "$fx/pois/sample.csv" > "$out/sample.csv.bz2"
+    cp "$fx/web/google-nearby-page2.json" "$out/"
+    head -c 3000 "$fx/osm/helsinki-slice.osm.pbf" > "$out/helsinki-slice-cut.osm.pbf"
+    ;;
   *) echo "seeds: unknown target $target" >&2; exit 2 ;;
 esac
