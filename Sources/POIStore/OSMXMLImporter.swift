@@ -15,7 +15,7 @@ public enum OSMXMLImporter {
     ///   that is not OSM XML, or a bad id or coordinate.
     public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
         try checkEncoding(data, file: file)
-        let parser = XMLParser(data: data)
+        let parser = XMLParser(data: paddingEmptyProcessingInstructions(data))
         let reader = Reader(file: file, parser: parser)
         reader.collector = OSMElementCollector(baseMap: baseMap)
         parser.delegate = reader
@@ -57,6 +57,38 @@ public enum OSMXMLImporter {
             throw InputError(file: file, line: 1, field: "encoding",
                              "encoding \"\(encoding)\" is not supported: poiar reads OSM XML in UTF-8 (or US-ASCII, ISO-8859-1)")
         }
+    }
+
+    /// `data` with a space before the `?>` of each processing instruction that has no data
+    /// (`<?name?>`). libxml2 reports such an instruction with a null data pointer, which
+    /// FoundationXML hands to `strlen` before any delegate sees it: a crash on a 7-byte file
+    /// (found by the osmxml fuzz target). With the space the instruction's data is empty; poiar
+    /// ignores processing instructions, and line numbers do not change.
+    static func paddingEmptyProcessingInstructions(_ data: Data) -> Data {
+        var positions: [Int] = []
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            let n = raw.count
+            var i = 0
+            while i < n - 1, let hit = memchr(base + i, 0x3C, n - 1 - i) {  // '<'
+                let lt = base.distance(to: UnsafeRawPointer(hit))
+                i = lt + 1
+                guard raw[i] == 0x3F else { continue }  // '?'
+                var j = i + 1
+                while j < n, ![0x20, 0x09, 0x0A, 0x0D, 0x3F, 0x3E, 0x3C].contains(raw[j]) { j += 1 }
+                if j > i + 1, j + 1 < n, raw[j] == 0x3F, raw[j + 1] == 0x3E { positions.append(j) }
+            }
+        }
+        guard !positions.isEmpty else { return data }
+        var padded = Data(capacity: data.count + positions.count)
+        var from = data.startIndex
+        for p in positions {
+            padded.append(data[from..<(data.startIndex + p)])
+            padded.append(0x20)
+            from = data.startIndex + p
+        }
+        padded.append(data[from...])
+        return padded
     }
 
     /// Plain words for the parser errors malformed files commonly cause.

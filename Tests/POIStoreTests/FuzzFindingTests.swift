@@ -130,4 +130,24 @@ import Testing
         let latin1 = try OSMXMLImporter.parse(document("<?xml version='1.0' encoding='ISO-8859-1'?>\n", latin1Bytes), file: "latin1.osm")
         #expect(latin1.pois.map(\.name) == ["Caf\u{E9}"])
     }
+
+    /// `<?tga?>`, a processing instruction without data, crashed FoundationXML (strlen of a null
+    /// pointer). Such instructions now reach the parser with empty data.
+    @Test func aProcessingInstructionWithoutDataIsRead() throws {
+        let fuzzed = try Data(contentsOf: Self.folder.appendingPathComponent("osmxml/processing-instruction-without-data.osm"))
+        #expect(fuzzed == Data("<?tga?>".utf8))
+        let error = try #require(inputError { _ = try OSMXMLImporter.parse(fuzzed, file: "pi.osm") })
+        #expect(error.location.file == "pi.osm" && error.message.hasPrefix("malformed XML"))
+
+        let xml = "<?xml version=\"1.0\"?>\n<?josm?>\n<osm version=\"0.6\"><?x?><node id=\"1\" lat=\"1\" lon=\"2\"><tag k=\"amenity\" v=\"cafe\"/></node><?y data?>\n<?tga ?></osm>\n<?z?>"
+        let parsed = try OSMXMLImporter.parse(Data(xml.utf8), file: "pis.osm")
+        #expect(parsed.pois.map(\.id) == ["osm:node/1"])
+        let padded = OSMXMLImporter.paddingEmptyProcessingInstructions(Data(xml.utf8))
+        #expect(String(decoding: padded, as: UTF8.self) == xml.replacingOccurrences(of: "<?josm?>", with: "<?josm ?>")
+            .replacingOccurrences(of: "<?x?>", with: "<?x ?>").replacingOccurrences(of: "<?z?>", with: "<?z ?>"))
+        // A line number after the padding is the line in the file.
+        let bad = "<?a?>\n<osm version=\"0.6\">\n<node id=\"x\" lat=\"1\" lon=\"2\"/></osm>"
+        let e = try #require(inputError { _ = try OSMXMLImporter.parse(Data(bad.utf8), file: "bad.osm") })
+        #expect(e.location.line == 3, "\(e)")
+    }
 }
