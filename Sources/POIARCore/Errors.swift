@@ -26,5 +26,21 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(file: String, line: Int? = nil, field: String? = nil, _ message: String) {
         self.init(InputLocation(file: file, line: line, field: field), message)
     }
-    public var description: String { "\(location): \(message)" }
+    /// `FILE:LINE (FIELD): message` on one line: line breaks and other control characters that
+    /// quoted input brings into the message or the name are shown escaped (`\n`, `\r`, `\u{0}`).
+    public var description: String { InputError.oneLine("\(location): \(message)") }
+
+    /// `text` with line breaks (`\n`, `\r`, U+0085, U+2028, U+2029) and other control characters
+    /// (tab excepted) written as Swift escapes, so it prints as one line.
+    public static func oneLine(_ text: String) -> String {
+        func needsEscape(_ u: Unicode.Scalar) -> Bool {
+            (u.properties.generalCategory == .control && u != "\t") || u == "\u{2028}" || u == "\u{2029}"
+        }
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            if needsEscape(u) { out.append(contentsOf: u.escaped(asASCII: true).unicodeScalars) } else { out.append(u) }
+        }
+        return String(out)
+    }
 }

@@ -13,7 +13,8 @@ import POIARCore
 enum Centroid {
     /// Area-weighted centroid of one or more closed outer rings (each may or may not repeat
     /// its first vertex at the end; either winding). Falls back to the mean of the distinct vertices when the
-    /// total area is zero (a degenerate ring). Nil for no vertices.
+    /// total area is zero (a degenerate ring) or the centroid falls outside the vertices' bounding box
+    /// (a self-intersecting ring). Nil for no vertices.
     static func ofRings(_ rings: [[GeoCoordinate]]) -> GeoCoordinate? {
         guard let origin = rings.first(where: { !$0.isEmpty })?.first else { return nil }
         let cosLat0 = cos(radians(origin.latitude))
@@ -36,11 +37,20 @@ enum Centroid {
             twiceArea += sign * a; cx += sign * x; cy += sign * y
         }
         // Relative threshold: a ring whose area is negligible against its extent is a line.
-        let extent = rings.joined().map(project).reduce(0.0) { max($0, abs($1.x), abs($1.y)) }
+        let projected = rings.joined().map(project)
+        let extent = projected.reduce(0.0) { max($0, abs($1.x), abs($1.y)) }
         guard abs(twiceArea) > 1e-12 * max(extent * extent, 1e-18) else {
             return mean(distinctVertices(rings.joined()))
         }
         let x = cx / (3 * twiceArea), y = cy / (3 * twiceArea)
+        // The centroid of a simple polygon lies within its bounding box. A self-intersecting
+        // ring, whose parts' signed areas nearly cancel, can put it anywhere (even past the
+        // poles): then the mean of the vertices is used.
+        let slack = 1e-9 * max(extent, 1e-9)
+        guard x >= projected.map(\.x).min()! - slack, x <= projected.map(\.x).max()! + slack,
+              y >= projected.map(\.y).min()! - slack, y <= projected.map(\.y).max()! + slack else {
+            return mean(distinctVertices(rings.joined()))
+        }
         let lon = cosLat0 > 1e-12 ? origin.longitude + x / cosLat0 : origin.longitude
         return GeoCoordinate(latitude: origin.latitude + y, longitude: wrap180(lon))
     }

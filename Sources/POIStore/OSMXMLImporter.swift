@@ -14,7 +14,8 @@ public enum OSMXMLImporter {
     /// - Throws: `InputError` with the parser's line number for malformed XML, a document
     ///   that is not OSM XML, or a bad id or coordinate.
     public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
-        let parser = XMLParser(data: data)
+        try checkEncoding(data, file: file)
+        let parser = XMLParser(data: paddingEmptyProcessingInstructions(data))
         let reader = Reader(file: file, parser: parser)
         reader.collector = OSMElementCollector(baseMap: baseMap)
         parser.delegate = reader
@@ -31,6 +32,63 @@ public enum OSMXMLImporter {
         }
         guard reader.sawRoot else { throw InputError(file: file, "not OSM XML: empty document") }
         return reader.collector.finish()
+    }
+
+    /// Encodings libxml2 decodes itself. Others go through iconv, and there libxml2 2.9 (Debian
+    /// 12's) dereferences a null pointer on some inputs: `encoding='UTF-7'` or `'EBCDIC-US'`
+    /// followed by bytes that do not decode crashed the process (found by the osmxml fuzz target).
+    /// OSM XML is UTF-8 (the API and every OSM tool write it), so nothing real is refused.
+    static let readableEncodings: Set<String> = ["utf-8", "utf8", "us-ascii", "ascii", "iso-8859-1", "iso_8859-1", "latin1"]
+
+    /// Refuses, before libxml2 sees it, a document in UTF-16 or UTF-32 or one whose XML
+    /// declaration names an encoding other than `readableEncodings`.
+    static func checkEncoding(_ data: Data, file: String) throws {
+        var head = data.prefix(65_536)
+        if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
+            throw InputError(file: file, "is UTF-16 or UTF-32 text: poiar reads OSM XML in UTF-8")
+        }
+        head = head.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard head.starts(with: Array("<?xml".utf8)) else { return }
+        let declaration = String(decoding: head.prefix { $0 != UInt8(ascii: ">") }, as: UTF8.self)
+        guard let match = declaration.firstMatch(of: #/encoding\s*=\s*(["'])([^"']*)\1/#) else { return }
+        let encoding = String(match.output.2)
+        guard readableEncodings.contains(encoding.lowercased()) else {
+            throw InputError(file: file, line: 1, field: "encoding",
+                             "encoding \"\(encoding)\" is not supported: poiar reads OSM XML in UTF-8 (or US-ASCII, ISO-8859-1)")
+        }
+    }
+
+    /// `data` with a space before the `?>` of each processing instruction that has no data
+    /// (`<?name?>`). libxml2 reports such an instruction with a null data pointer, which
+    /// FoundationXML hands to `strlen` before any delegate sees it: a crash on a 7-byte file
+    /// (found by the osmxml fuzz target). With the space the instruction's data is empty; poiar
+    /// ignores processing instructions, and line numbers do not change.
+    static func paddingEmptyProcessingInstructions(_ data: Data) -> Data {
+        var positions: [Int] = []
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard let base = raw.baseAddress else { return }
+            let n = raw.count
+            var i = 0
+            while i < n - 1, let hit = memchr(base + i, 0x3C, n - 1 - i) {  // '<'
+                let lt = base.distance(to: UnsafeRawPointer(hit))
+                i = lt + 1
+                guard raw[i] == 0x3F else { continue }  // '?'
+                var j = i + 1
+                while j < n, ![0x20, 0x09, 0x0A, 0x0D, 0x3F, 0x3E, 0x3C].contains(raw[j]) { j += 1 }
+                if j > i + 1, j + 1 < n, raw[j] == 0x3F, raw[j + 1] == 0x3E { positions.append(j) }
+            }
+        }
+        guard !positions.isEmpty else { return data }
+        var padded = Data(capacity: data.count + positions.count)
+        var from = data.startIndex
+        for p in positions {
+            padded.append(data[from..<(data.startIndex + p)])
+            padded.append(0x20)
+            from = data.startIndex + p
+        }
+        padded.append(data[from...])
+        return padded
     }
 
     /// Plain words for the parser errors malformed files commonly cause. The codes are
@@ -54,6 +112,9 @@ public enum OSMXMLImporter {
         case 76: return "an end tag does not match the open element"
         case 77: return "unfinished tag"
         default:
+            // libxml2's XML_ERR_ENTITY_LOOP (89), which it also raises when entities expand past
+            // its amplification limit (an "XML bomb"): the parse stops there, memory stays small.
+            if error.code == 89 { return "entities refer to each other in a loop or expand too much" }
             if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }
             return "XML parser error \(error.code)"
         }

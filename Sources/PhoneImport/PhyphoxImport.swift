@@ -17,6 +17,9 @@ import SensorLog
 /// rad/s; magnetic field µT; latitude/longitude °, height m (Android: above the WGS84
 /// ellipsoid; iOS: CoreLocation's altitude above sea level), horizontal accuracy m.
 enum PhyphoxImport {
+    /// Unix seconds of 9999-12-31: later (or earlier than −that) is no recording's start.
+    static let maxUnixSeconds = 253_402_300_799.0
+
     enum Kind: String { case accel = "acceleration with g", linear = "linear acceleration", gyro = "gyroscope", mag = "magnetometer", location = "location" }
 
     struct Classified {
@@ -83,6 +86,11 @@ enum PhyphoxImport {
                 while let (fields, line) = try table.nextRow() {
                     guard ev < fields.count, fields[ev].uppercased() == "START" else { continue }
                     if let e = try table.number(fields, et, line: line), let s = try table.number(fields, st, line: line) {
+                        // Unix seconds of a date between the years 1 and 9999 (and so an Int64).
+                        guard abs(s - e) < PhyphoxImport.maxUnixSeconds else {
+                            throw InputError(file: table.display, line: line, field: table.columns[st],
+                                             "system time \(s) s at experiment time \(e) s is not a Unix time in seconds")
+                        }
                         epochOfZero = s - e
                     }
                     break

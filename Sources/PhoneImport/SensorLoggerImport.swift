@@ -60,16 +60,22 @@ enum SensorLoggerImport {
         // The log's time 0: the whole second at or before the earliest first sample.
         let files = [gyroFile] + (try ["TotalAcceleration.csv", "Accelerometer.csv", "Gravity.csv", "AccelerometerUncalibrated.csv",
                                       "Magnetometer.csv", "MagnetometerUncalibrated.csv", "Location.csv"].compactMap { try container.find($0) })
-        var firstNs: Int64?
+        var first: (ns: Int64, file: String, line: Int)?
         for f in files {
             let table = try CSVTable(container.openLines(f))
             guard let ti = table.column({ $0.lowercased() == "time" }) else { continue }
-            while let (fields, _) = try table.nextRow() {
-                if ti < fields.count, let ns = TimeColumn.nanoseconds(fields[ti]) { firstNs = min(firstNs ?? ns, ns); break }
+            while let (fields, line) = try table.nextRow() {
+                if ti < fields.count, let ns = TimeColumn.nanoseconds(fields[ti]) {
+                    if first == nil || ns < first!.ns { first = (ns, table.display, line) }
+                    break
+                }
             }
         }
-        guard let firstNs else { throw InputError(file: container.display(gyroFile), "no samples") }
-        let originNs = firstNs - ((firstNs % 1_000_000_000) + 1_000_000_000) % 1_000_000_000
+        guard let first else { throw InputError(file: container.display(gyroFile), "no samples") }
+        let (originNs, overflow) = first.ns.subtractingReportingOverflow(((first.ns % 1_000_000_000) + 1_000_000_000) % 1_000_000_000)
+        guard !overflow else {
+            throw InputError(file: first.file, line: first.line, field: "time", "time \(first.ns) ns is not a time since 1970 in nanoseconds")
+        }
 
         func vectors(_ file: String, scale: Double) throws -> VectorFileStream {
             let table = try CSVTable(container.openLines(file))

@@ -45,7 +45,12 @@ enum TimeColumn {
             guard let ns = TimeColumn.nanoseconds(fields[i]) else {
                 throw InputError(file: table.display, line: line, field: table.columns[i], "\"\(fields[i])\" is not a time in nanoseconds")
             }
-            return Double(ns - origin) / 1e9
+            let (sinceOrigin, overflow) = ns.subtractingReportingOverflow(origin)
+            guard !overflow else {
+                throw InputError(file: table.display, line: line, field: table.columns[i],
+                                 "time \(ns) ns is too far from the recording's first sample (\(origin) ns)")
+            }
+            return Double(sinceOrigin) / 1e9
         case .seconds(let i, let offset):
             return try table.number(fields, i, line: line).map { $0 + offset }
         }

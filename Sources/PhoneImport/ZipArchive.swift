@@ -30,8 +30,11 @@ final class RandomAccessFile {
 
     deinit { close(fd) }
 
-    /// Exactly `count` bytes at `offset` (fewer only at the end of the file).
+    /// Exactly `count` bytes at `offset` (fewer only at the end of the file; none past it, where
+    /// a corrupt archive's offsets may point).
     func read(at offset: UInt64, count: Int) throws -> [UInt8] {
+        guard offset < size else { return [] }
+        let count = Int(min(UInt64(max(count, 0)), size - offset))
         var out = [UInt8](repeating: 0, count: count)
         var done = 0
         while done < count {
@@ -122,6 +125,7 @@ final class ZipArchive {
         var cdOffset = UInt64(u32(tail, eocd + 16))
         if count == 0xFFFF || cdSize == 0xFFFF_FFFF || cdOffset == 0xFFFF_FFFF {
             // ZIP64: the locator sits right before the end-of-central-directory record.
+            guard tailStart + UInt64(eocd) >= 20 else { throw corrupt("no ZIP64 locator") }
             let locatorPos = tailStart + UInt64(eocd) - 20
             let locator = try file.read(at: locatorPos, count: 20)
             guard locator.count == 20, u32(locator, 0) == 0x0706_4B50 else { throw corrupt("no ZIP64 locator") }
@@ -129,7 +133,9 @@ final class ZipArchive {
             guard z.count == 56, u32(z, 0) == 0x0606_4B50 else { throw corrupt("no ZIP64 end-of-central-directory record") }
             count = u64(z, 32); cdSize = u64(z, 40); cdOffset = u64(z, 48)
         }
-        guard cdOffset + cdSize <= file.size, cdSize < 1 << 30 else { throw corrupt("central directory out of range") }
+        guard cdOffset <= file.size, cdSize <= file.size - cdOffset, cdSize < 1 << 30 else {
+            throw corrupt("central directory out of range")
+        }
         let cd = try file.read(at: cdOffset, count: Int(cdSize))
         var entries: [Entry] = []
         var p = 0
@@ -168,8 +174,9 @@ final class ZipArchive {
         guard header.count == 30, ZipArchive.u32(header, 0) == 0x0403_4B50 else {
             throw InputError(file: display, "not a readable zip entry: bad local header")
         }
+        // The header was read whole, so localHeaderOffset + 30 ≤ size: no overflow here.
         let dataStart = entry.localHeaderOffset + 30 + UInt64(ZipArchive.u16(header, 26)) + UInt64(ZipArchive.u16(header, 28))
-        guard dataStart + entry.compressedSize <= file.size else {
+        guard dataStart <= file.size, entry.compressedSize <= file.size - dataStart else {
             throw InputError(file: display, "the zip archive is truncated")
         }
         switch entry.method {

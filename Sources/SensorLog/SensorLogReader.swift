@@ -17,12 +17,20 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     /// seconds beside sensor rows from 0, milliseconds for seconds): refused, since frames made
     /// at `--fps` across it would be hours of one stale pose.
     public static let defaultMaxTimeGap = 600.0
+    /// Most rows held at once in the reorder window (≈ 100 bytes each): 200,000 rows a second
+    /// over the default 5 s, a hundred times a phone's rate. More is a log whose time column
+    /// hardly advances (a constant, or not in seconds), which would otherwise fill memory.
+    public static let maxRowsInWindow = 1_000_000
+    /// Most `# key: value` lines before the header (a log has a dozen; more is not a log).
+    public static let maxMetadataEntries = 10_000
 
     public let path: String
     public let metadata: LogMetadata
     public let reorderWindow: Double
     /// See `defaultMaxTimeGap`.
     public let maxTimeGap: Double
+    /// The bound on rows held at once (`maxRowsInWindow`; tests set a smaller one).
+    let maxPending: Int
     /// Called once per unknown sensor name (the row is skipped).
     public var onNotice: ((String) -> Void)?
     /// The first error met while iterating with `next()`; `nextRecord()` throws it instead.
@@ -48,11 +56,16 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var exhausted = false
     private var units = UnitPlausibility()
 
-    public init(path: String, reorderWindow: Double = SensorLogReader.defaultReorderWindow,
-                maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap) throws {
+    public convenience init(path: String, reorderWindow: Double = SensorLogReader.defaultReorderWindow,
+                            maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap) throws {
+        try self.init(path: path, reorderWindow: reorderWindow, maxTimeGap: maxTimeGap, maxPending: SensorLogReader.maxRowsInWindow)
+    }
+
+    init(path: String, reorderWindow: Double, maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap, maxPending: Int) throws {
         self.path = path
         self.reorderWindow = reorderWindow
         self.maxTimeGap = maxTimeGap
+        self.maxPending = maxPending
         lines = try LineReader(path: path)
         var meta = LogMetadata()
         var sawHeader = false
@@ -64,7 +77,13 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                 if let colon = body.firstIndex(of: ":") {
                     let key = body[..<colon].trimmingCharacters(in: .whitespaces)
                     let value = body[body.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    if !key.isEmpty && !key.contains(" ") { meta.entries.append((key, value)) }
+                    if !key.isEmpty && !key.contains(" ") {
+                        guard meta.entries.count < SensorLogReader.maxMetadataEntries else {
+                            throw InputError(file: path, line: lines.lineNumber,
+                                             "more than \(SensorLogReader.maxMetadataEntries) \"# key: value\" lines before the header \"\(SensorLogReader.header)\"")
+                        }
+                        meta.entries.append((key, value))
+                    }
                 }
                 continue
             }
@@ -121,6 +140,10 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                 let p = PendingRecord(record: record, sequence: sequence)
                 if t >= lastQueuedTime { queue.append(p); lastQueuedTime = t } else { pending.insert(p) }
                 sequence += 1
+                if pendingCount > maxPending, let earliest = earliestPending {
+                    throw InputError(file: path, line: record.line, field: "time",
+                                     "more than \(maxPending) rows within \(reorderWindow) s (from time \(earliest.record.sample.time), line \(earliest.record.line)): the time column hardly advances; is it in seconds?")
+                }
             }
         }
         if earliestPending != nil { return try emit(popEarliest()) }

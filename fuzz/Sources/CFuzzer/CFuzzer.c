@@ -1,0 +1,2 @@
+// The declaration in include/CFuzzer.h is all this module holds; libFuzzer defines it.
+#include "CFuzzer.h"
