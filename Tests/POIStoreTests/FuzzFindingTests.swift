@@ -10,8 +10,11 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz")
 
+    /// The files of `Tests/Fixtures/fuzz/<target>/` (none when the folder is not there).
     static func inputs(_ target: String) throws -> [URL] {
-        try FileManager.default.contentsOfDirectory(at: folder.appendingPathComponent(target), includingPropertiesForKeys: nil)
+        let dir = folder.appendingPathComponent(target)
+        guard FileManager.default.fileExists(atPath: dir.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
             .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
     }
 
@@ -40,6 +43,23 @@ import Testing
             Self.expectResultOrOneLineError(url.lastPathComponent) {
                 try PBFImporter.parse(data, file: url.lastPathComponent, baseMap: true)
             }
+        }
+    }
+
+    /// JSON findings go through all three JSON importers, as in the json target.
+    @Test func everyJSONFindingGivesPOIsOrAnError() throws {
+        for url in try Self.inputs("json") {
+            let data = try Data(contentsOf: url), name = url.lastPathComponent
+            Self.expectResultOrOneLineError(name) { try OverpassJSONImporter.parse(data, file: name, baseMap: true) }
+            Self.expectResultOrOneLineError(name) { try GeoJSONImporter.parse(data, file: name) }
+            Self.expectResultOrOneLineError(name) { try GooglePlacesImporter.parse(data, file: name) }
+        }
+    }
+
+    /// Source findings go through `POIImport` as `poiar pois import` reads a file.
+    @Test func everySourceFindingGivesPOIsOrAnError() throws {
+        for url in try Self.inputs("source") {
+            Self.expectResultOrOneLineError(url.path) { try POIImport.parse(url).pois }
         }
     }
 
