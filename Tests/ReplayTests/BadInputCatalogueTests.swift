@@ -297,6 +297,17 @@ enum BadInputCatalogue {
             try put(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"a","properties":{"amenity":"cafe"},"geometry":{"type":"Point","coordinates":[24.9,95]}}]}"#,
                     "far.geojson", in: dir)
         },
+        // Inputs the fuzzers found crashing poiar (docs/robustness.md, "Runs and findings").
+        poiSourceCase("POIs (fuzz finding): OSM XML declaring UTF-7, then bytes that do not decode (libxml2 segfaulted)",
+                      "f.osm", location: #"f\.osm:1 \(encoding\)"#, message: "encoding \"UTF-7\" is not supported") { dir in
+            try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent("fuzz/osmxml/utf-7-declaration-segfault.osm"),
+                                             to: dir.appendingPathComponent("f.osm"))
+        },
+        poiSourceCase("POIs (fuzz finding): OSM XML of a processing instruction without data (FoundationXML segfaulted)",
+                      "f.osm", location: #"f\.osm:1"#, message: "malformed XML") { dir in
+            try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent("fuzz/osmxml/processing-instruction-without-data.osm"),
+                                             to: dir.appendingPathComponent("f.osm"))
+        },
         poiSourceCase("POIs: Places answer OVER_QUERY_LIMIT", "places.json", location: #"places\.json \(status\)"#,
                       message: "OVER_QUERY_LIMIT") { dir in
             try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent("web/google-over-query-limit.json"),
