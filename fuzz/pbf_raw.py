@@ -2,48 +2,15 @@
 """Rewrites an OSM PBF file with every zlib blob stored raw (a fuzz seed: mutations of raw
 blobs reach the protobuf readers instead of failing the zlib check).
 Usage: python3 fuzz/pbf_raw.py IN.osm.pbf OUT.osm.pbf"""
+import pathlib
 import struct
 import sys
 import zlib
 
 
-def varint(buf, i):
-    result = shift = 0
-    while True:
-        b = buf[i]
-        i += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, i
-        shift += 7
-
-
-def enc_varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
-def fields(buf):
-    i = 0
-    while i < len(buf):
-        key, i = varint(buf, i)
-        field, wire = key >> 3, key & 7
-        if wire == 0:
-            value, i = varint(buf, i)
-        elif wire == 2:
-            n, i = varint(buf, i)
-            value = buf[i:i + n]
-            i += n
-        else:
-            raise ValueError("wire type %d" % wire)
-        yield field, wire, value
+# The protobuf helpers of the fixture maker (one copy of them in the repository).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tools"))
+from make_pbf_fixture import enc_varint, fields  # noqa: E402
 
 
 def blob_content(blob):
