@@ -60,11 +60,6 @@ public struct LayoutOptions: Sendable {
     public var maxDistance: Double?
 
     // Calm over time (used when the layout is given a `LayoutMemory`).
-    /// Two labels keep last frame's stacking order unless their distances differ by more than
-    /// this many metres… (default 10)
-    public var orderHysteresisMetres: Double = 10
-    /// …and by more than this fraction of the nearer distance (default 0.1).
-    public var orderHysteresisFraction: Double = 0.1
     /// A label that leaves the view (or the labels drawn) and comes back within this many
     /// seconds takes its old stack level again if that place is clear (default 10).
     public var levelMemory: Double = 10
@@ -97,10 +92,6 @@ public struct LayoutOptions: Sendable {
 
 /// What the layout remembers from one frame to the next (calm over time).
 public struct LayoutMemory: Sendable {
-    /// Ids of last frame's visible labels in their stacking order.
-    var order: [String] = []
-    /// Last frame's distance of every candidate, metres.
-    var distances: [String: Double] = [:]
     /// Last frame's stack level and drawn height above its unstacked position (px) of each
     /// visible label.
     var levels: [String: (level: Int, lift: Double)] = [:]
@@ -120,10 +111,9 @@ public struct LayoutMemory: Sendable {
 /// lifted past the top edge, or past `maxStackLevel`, is not drawn. Only labels whose anchor
 /// is on the image are candidates, at most `maxVisible`. Visible boxes never overlap.
 ///
-/// Given a `LayoutMemory` (a replay), the layout is calm over time: the stacking order only
-/// changes when distances differ clearly, an overlap is judged with a margin while it lasts,
-/// and a label that changes level eases to its new height with a time constant in seconds
-/// (never into another box).
+/// Given a `LayoutMemory` (a replay), the layout is calm over time: a label keeps its stack
+/// level while its place is free, and a label that changes level eases to its new height with
+/// a time constant in seconds (never into another box); see `placeOnLevels`.
 public struct LabelLayout: Sendable {
     public var options: LayoutOptions
     public var imageWidth: Double
@@ -145,10 +135,13 @@ public struct LabelLayout: Sendable {
     public func layout(_ candidates: [LabelCandidate], sizing: any LabelSizing,
                        memory: inout LayoutMemory?, time: Double) -> [PlacedLabel] {
         var result = candidates.map { PlacedLabel(id: $0.id, box: nil, stackLevel: 0, visible: false) }
-        let order = stackingOrder(candidates, memory: memory)
-        // The candidates that may be drawn, in stacking order, with their unstacked boxes.
+        // The candidates that may be drawn, nearest first, with their unstacked boxes.
+        let byDistance = candidates.indices.sorted {
+            candidates[$0].distance != candidates[$1].distance
+                ? candidates[$0].distance < candidates[$1].distance : candidates[$0].id < candidates[$1].id
+        }
         var eligible: [(index: Int, box: Rect)] = []
-        for i in order {
+        for i in byDistance {
             let c = candidates[i]
             guard let anchor = c.anchor,
                   anchor.x >= 0, anchor.x <= imageWidth, anchor.y >= 0, anchor.y <= imageHeight,
@@ -162,8 +155,6 @@ public struct LabelLayout: Sendable {
         var placed: [Rect] = []
         if var m = memory {
             placeOnLevels(eligible, candidates: candidates, result: &result, placed: &placed, memory: &m, time: time)
-            // Only the labels drawn keep their place in the order.
-            m.order = order.filter { result[$0].visible }.map { candidates[$0].id }
             memory = m
         } else {
             for (i, base) in eligible where placed.count < options.maxVisible {
@@ -201,16 +192,7 @@ public struct LabelLayout: Sendable {
     /// The `maxVisible` nearest labels in view are the candidates.
     private func placeOnLevels(_ eligible: [(index: Int, box: Rect)], candidates: [LabelCandidate],
                                result: inout [PlacedLabel], placed: inout [Rect], memory: inout LayoutMemory, time: Double) {
-        let chosen: [(index: Int, box: Rect)]
-        if eligible.count > options.maxVisible {
-            let nearest = Set(eligible.map(\.index).sorted {
-                candidates[$0].distance != candidates[$1].distance ? candidates[$0].distance < candidates[$1].distance
-                    : candidates[$0].id < candidates[$1].id
-            }.prefix(options.maxVisible))
-            chosen = eligible.filter { nearest.contains($0.index) }
-        } else {
-            chosen = eligible
-        }
+        let chosen = Array(eligible.prefix(options.maxVisible))  // nearest first
         let step = (chosen.map(\.box.height).max() ?? 0) + options.stackGap
         let cap = options.maxStackLevel ?? Int.max
         var owners: [Int] = []  // position in `chosen` of each placed box
@@ -246,11 +228,9 @@ public struct LabelLayout: Sendable {
         let previous: [Int?] = chosen.map { c in
             memory.recentLevels[candidates[c.index].id].flatMap { time - $0.time <= options.levelMemory ? $0.level : nil }
         }
-        // Who wins where two labels want the same place: the nearer (as in the stateless layout).
-        let byDistance = chosen.indices.sorted {
-            let a = candidates[chosen[$0].index], b = candidates[chosen[$1].index]
-            return a.distance != b.distance ? a.distance < b.distance : a.id < b.id
-        }
+        // Who wins where two labels want the same place: the nearer (as in the stateless
+        // layout); `chosen` is nearest first.
+        let byDistance = chosen.indices
         // 1. Labels whose level is still free keep it (lowest levels first, then nearest first).
         let keepers = byDistance.filter { previous[$0] != nil }.sorted { previous[$0]! < previous[$1]! }
         for k in keepers {
@@ -300,7 +280,6 @@ public struct LabelLayout: Sendable {
         let baseY = Dictionary(chosen.map { (candidates[$0.index].id, $0.box.y) }, uniquingKeysWith: { a, _ in a })
         ease(&result, placed: Array(zip(placedIDs, placed)), baseY: baseY, memory: memory, time: time)
         let visible = result.filter(\.visible)
-        memory.distances = Dictionary(candidates.map { ($0.id, $0.distance) }, uniquingKeysWith: { a, _ in a })
         memory.levels = Dictionary(visible.compactMap { r in
             guard let box = r.box, let base = baseY[r.id] else { return nil }
             return (r.id, (r.stackLevel, base - box.y))
@@ -309,39 +288,6 @@ public struct LabelLayout: Sendable {
         for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
         memory.dropSince = dropSince
         memory.time = time
-    }
-
-    /// The order labels are stacked in. Without memory: nearest first. With memory: the
-    /// labels visible last frame keep last frame's order, and labels coming into view are
-    /// stacked after them, by distance, so a label entering at the edge settles on top instead
-    /// of lifting every label above it. Two labels then swap only when their distances cross
-    /// by more than the hysteresis (walking past one), not because of a standing difference.
-    func stackingOrder(_ candidates: [LabelCandidate], memory: LayoutMemory?) -> [Int] {
-        let byDistance = candidates.indices.sorted {
-            candidates[$0].distance != candidates[$1].distance
-                ? candidates[$0].distance < candidates[$1].distance : candidates[$0].id < candidates[$1].id
-        }
-        guard let memory, !memory.order.isEmpty else { return byDistance }
-        let rank = Dictionary(memory.order.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
-        var order = byDistance.filter { rank[candidates[$0].id] != nil }.sorted { rank[candidates[$0].id]! < rank[candidates[$1].id]! }
-        order += byDistance.filter { rank[candidates[$0].id] == nil }
-        func clearlyNearer(_ da: Double, _ db: Double) -> Bool {
-            db - da > max(options.orderHysteresisMetres, options.orderHysteresisFraction * da)
-        }
-        func crossed(_ a: Int, _ b: Int) -> Bool {  // a is now clearly nearer than b, and was not
-            guard clearlyNearer(candidates[a].distance, candidates[b].distance) else { return false }
-            guard let pa = memory.distances[candidates[a].id], let pb = memory.distances[candidates[b].id] else { return false }
-            return !clearlyNearer(pa, pb)
-        }
-        for k in 1..<max(1, order.count) {
-            var j = k
-            while j > 0 && crossed(order[j], order[j - 1]) { order.swapAt(j, j - 1); j -= 1 }
-        }
-        return order
-    }
-
-    private func overlaps(_ a: Rect, _ b: Rect, margin: Double) -> Bool {
-        Rect(x: a.x - margin, y: a.y - margin, width: a.width + 2 * margin, height: a.height + 2 * margin).intersects(b)
     }
 
     /// Eases a label's lift above its anchor toward its new stacked lift, with

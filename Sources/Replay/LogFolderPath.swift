@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+import SensorLog
 
 /// The paths a log names in its metadata (`# pois:`, `# camera:`, `# stills:`) are relative to
 /// the log's folder and must stay inside it: a log from elsewhere (an unpacked archive, a
@@ -34,5 +35,15 @@ public enum LogFolderPath {
     static func isInside(_ path: String, _ folder: String) -> Bool {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return path.hasPrefix(prefix)
+    }
+
+    /// The POI source of a replay or map: `--pois` when given (anywhere), else the log's
+    /// `# pois:` line, inside the log's folder.
+    static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String {
+        if let option { return option }
+        guard let value = metadata.pois else {
+            throw InputError(file: logPath, field: "pois", "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
+        }
+        return try resolve(value, key: "pois", logFolder: logFolder, logPath: logPath).path
     }
 }

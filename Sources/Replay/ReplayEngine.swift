@@ -121,7 +121,7 @@ public final class ReplayEngine {
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
 
         // POIs.
-        let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
+        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
                                                      logPath: options.logPath, logFolder: logFolder)
         let notice = self.notice
         let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },

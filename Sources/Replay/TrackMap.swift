@@ -47,7 +47,7 @@ public enum TrackMap {
         let reader = try openLogSource(path: options.logPath)
         let metadata = reader.metadata
         let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
-        let sourcePath = try LogReferences.poiSource(option: options.poiSource, metadata: metadata,
+        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
                                                      logPath: options.logPath, logFolder: logFolder)
         let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },
                                    onNotice: notice)

@@ -64,7 +64,7 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var batch: BatchArguments
 
-    @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no stacking hysteresis or easing).")
+    @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no kept stack levels, delayed drops or easing).")
     var noCalm = false
 
     @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")

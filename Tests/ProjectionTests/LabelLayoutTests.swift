@@ -130,8 +130,8 @@ struct FixedSizing: LabelSizing {
     }
 
     /// Two labels at almost the same distance whose distances keep crossing: without memory
-    /// they swap stack levels every frame; with it they keep their order.
-    @Test func orderHysteresisStopsStackSwaps() {
+    /// they swap stack levels every frame; with it each keeps its level.
+    @Test func crossingDistancesDoNotSwapLevels() {
         let layout = LabelLayout(options: LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40), imageWidth: 1000, imageHeight: 800)
         var memory: LayoutMemory? = LayoutMemory()
         var swapsWithout = 0, swapsWith = 0
