@@ -57,16 +57,19 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
-        .testTarget(name: "POIARCoreTests", dependencies: ["POIARCore"]),
-        .testTarget(name: "GeodesyTests", dependencies: ["Geodesy"], exclude: ["Fixtures"]),
-        .testTarget(name: "SensorLogTests", dependencies: ["SensorLog"]),
-        .testTarget(name: "PhoneImportTests", dependencies: ["PhoneImport", "SensorLog", "CZlib"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
-        .testTarget(name: "FusionTests", dependencies: ["Fusion", "SensorLog"]),
-        .testTarget(name: "POIStoreTests", dependencies: ["POIStore"]),
-        .testTarget(name: "ProjectionTests", dependencies: ["Projection"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "poiar"]),
+        // Helpers every test target shares (temporary folders removed when the run ends).
+        .target(name: "PoiarTestSupport", path: "Tests/TestSupport"),
+
+        .testTarget(name: "POIARCoreTests", dependencies: ["PoiarTestSupport", "POIARCore"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy"], exclude: ["Fixtures"]),
+        .testTarget(name: "SensorLogTests", dependencies: ["PoiarTestSupport", "SensorLog"]),
+        .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "CZlib"]),
+        .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
+        .testTarget(name: "FusionTests", dependencies: ["PoiarTestSupport", "Fusion", "SensorLog"]),
+        .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection"]),
+        .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay", "poiar"]),
     ],
     swiftLanguageModes: [.v6]
 )

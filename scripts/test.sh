@@ -14,4 +14,8 @@ fi
 bash scripts/install-deps.sh
 
 swift build --build-tests
-swift test "$@"
+# Everything the run writes to the temp folder (the tests' folders, poiar's caches for
+# read-only sources, SwiftPM's own scratch files) goes into one folder removed at the end.
+run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/poiar-test-run.XXXXXX")"
+trap 'rm -rf "$run_tmp"' EXIT
+TMPDIR="$run_tmp" swift test "$@"

@@ -151,6 +151,10 @@ import Testing
         try FileManager.default.copyItem(at: sharedOSMData.appendingPathComponent("West-Oakland.osm"), to: source)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path)
         let db = try openPOISource(source)
+        defer {  // the cache in the system temp folder, and its folder when nothing else is in it
+            try? FileManager.default.removeItem(atPath: db.path)
+            rmdir((db.path as NSString).deletingLastPathComponent)
+        }
         #expect(!db.path.hasPrefix(folder.path))
         #expect(db.path.hasSuffix(".poiar.sqlite"))
         #expect(try db.poi(id: "osm:node/1747162566")?.category == "cafe")

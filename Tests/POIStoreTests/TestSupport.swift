@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+@_exported import PoiarTestSupport
 @testable import POIStore
 
 /// Tests/Fixtures/osm: excerpts of ../shared/data/osm (see Tests/Fixtures/README.md).
@@ -10,10 +11,7 @@ let sharedOSMData: URL = URL(fileURLWithPath: #filePath)
 
 /// A fresh, empty folder for one test; removed by `cleanUp`.
 func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("poistore-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try makeTempDir("poistore-tests")
 }
 
 func cleanUp(_ folder: URL) {

@@ -115,8 +115,7 @@ import Testing
     }
 
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("phone-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let dir = try makeTempDir("phone-fuzz")
         let url = dir.appendingPathComponent(name)
         try Data(bytes).write(to: url)
         return url.path

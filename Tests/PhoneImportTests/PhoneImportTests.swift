@@ -3,6 +3,7 @@ import POIARCore
 import SensorLog
 import Testing
 @testable import PhoneImport
+@_exported import PoiarTestSupport
 
 /// Tests/Fixtures/phone: one simulated 4 s look-around (`look-around.csv`) and the same
 /// samples as Sensor Logger (Android folder, iOS zip) and phyphox (comma and semicolon zips)
@@ -21,8 +22,7 @@ func bySensor(_ samples: [SensorSample]) -> [String: [SensorSample]] {
 }
 
 func makeFolder(_ files: [String: String]) throws -> URL {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("phone-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let dir = try makeTempDir("phone")
     for (name, text) in files {
         let url = dir.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

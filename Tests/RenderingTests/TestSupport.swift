@@ -1,4 +1,5 @@
 import Foundation
+@_exported import PoiarTestSupport
 @testable import Rendering
 
 /// Folders the tests read, found from this source file's location.
@@ -15,9 +16,7 @@ enum TestPaths {
 struct TemporaryFolder {
     let url: URL
     init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("poiar-rendering-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        url = try makeTempDir("poiar-rendering-tests")
     }
     func file(_ name: String) -> URL { url.appendingPathComponent(name) }
     func remove() { try? FileManager.default.removeItem(at: url) }

@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+@_exported import PoiarTestSupport
 
 /// The package's root folder (Tests/ReplayTests/ → ../..).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -28,6 +29,11 @@ func runPoiar(_ arguments: [String], cwd: URL = packageRoot) throws -> RunResult
     p.executableURL = poiarExecutable
     p.arguments = arguments
     p.currentDirectoryURL = cwd
+    // poiar's own temporary files (a POI cache for a read-only source) go into the test
+    // run's temporary root too, which is removed when the run ends.
+    var environment = ProcessInfo.processInfo.environment
+    environment["TMPDIR"] = TestTemporaryRoot.url.path
+    p.environment = environment
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
@@ -44,12 +50,6 @@ func runPoiar(_ arguments: [String], cwd: URL = packageRoot) throws -> RunResult
                      stderr: String(decoding: errData, as: UTF8.self))
 }
 
-/// A fresh, empty temporary folder.
-func makeTempDir(_ name: String = "poiar-test") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
 
 /// Copies the sample walk's side files (camera, POIs) into `dir` and writes `log` there.
 func writeLog(_ log: String, named name: String = "log.csv", in dir: URL) throws -> URL {

@@ -1,14 +1,12 @@
 import Foundation
 import POIARCore
+@_exported import PoiarTestSupport
 import Testing
 @testable import SensorLog
 
 /// A fresh, empty folder for one test; removed by `cleanUp`.
 func makeTemporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("sensorlog-tests-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+    try makeTempDir("sensorlog-tests")
 }
 
 func cleanUp(_ folder: URL) {

@@ -1,5 +1,6 @@
 import Evaluation
 import Foundation
+@_exported import PoiarTestSupport
 import Fusion
 import POIARCore
 import Replay
@@ -58,7 +59,7 @@ func noiseless(_ c: inout SimulationConfig) {
 
 /// Writes lines to a temporary file.
 func writeTemp(_ lines: [String], _ name: String) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sim-\(UUID().uuidString)-\(name)")
+    let url = try makeTempDir("sim").appendingPathComponent(name)
     try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: url)
     return url.path
 }
