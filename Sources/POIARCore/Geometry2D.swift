@@ -19,6 +19,7 @@ public struct Rect: Equatable, Hashable, Sendable {
     public var maxX: Double { x + width }
     public var maxY: Double { y + height }
     public var midX: Double { x + width / 2 }
+    public var midY: Double { y + height / 2 }
 
     /// True when the interiors overlap (touching edges do not count).
     public func intersects(_ o: Rect) -> Bool {
@@ -30,4 +31,17 @@ public struct Rect: Equatable, Hashable, Sendable {
 public protocol LabelSizing: Sendable {
     /// Size in pixels of the card showing `name` and `detail` (e.g. "85 m").
     func labelSize(name: String, detail: String) -> (width: Double, height: Double)
+    /// The area an off-screen arrow with its tip at `tip`, pointing `angleDeg` (image
+    /// degrees, 0 = right, 90 = down), covers with its name-and-distance text on a
+    /// `imageWidth` × `imageHeight` frame.
+    func indicatorFootprint(tip: Point2, angleDeg: Double, name: String, detail: String,
+                            imageWidth: Int, imageHeight: Int) -> Rect
+}
+
+extension LabelSizing {
+    /// Without a renderer's measure: the arrow's surroundings, 40 px square.
+    public func indicatorFootprint(tip: Point2, angleDeg: Double, name: String, detail: String,
+                                   imageWidth: Int, imageHeight: Int) -> Rect {
+        Rect(x: tip.x - 20, y: tip.y - 20, width: 40, height: 40)
+    }
 }

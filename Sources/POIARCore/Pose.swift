@@ -64,3 +64,24 @@ public struct TimedPose: Equatable, Sendable {
     public var pose: Pose
     public init(time: Double, pose: Pose) { self.time = time; self.pose = pose }
 }
+
+extension Pose {
+    /// The direction the user faces, degrees clockwise from north (0..<360): the azimuth of
+    /// f_h + sin²(p)·û_h, where f_h is the horizontal part of the back camera's optical axis
+    /// (its length cos p, p the camera's pitch), and û_h the horizontal direction of
+    /// `imageUp`, the device axis that is up in the camera image ((0, 1, 0), the top edge,
+    /// held in portrait). Upright (p = 0) it is exactly the camera's azimuth, whatever the
+    /// roll; lying flat (p = ±90°) exactly the top edge's; in between the two blend without a
+    /// jump, unlike the optical axis's azimuth alone (the pose CSV's `heading_deg`), which is
+    /// ill-conditioned near ±90° pitch. Used for the HUD compass, the radar and the maps'
+    /// view cones.
+    public func facingAzimuth(imageUp: Vector3 = Vector3(0, 1, 0)) -> Double? {
+        let f = orientation.rotate(Vector3(0, 0, -1)), u = orientation.rotate(imageUp)
+        let sin2 = f.z * f.z  // sin²(pitch)
+        var x = f.x, y = f.y
+        let uh = hypot(u.x, u.y)
+        if uh > 1e-12 { x += sin2 * u.x / uh; y += sin2 * u.y / uh }
+        guard hypot(x, y) > 1e-12 else { return nil }
+        return wrap360(degrees(atan2(x, y)))
+    }
+}

@@ -86,3 +86,9 @@ public struct CameraProjection: Sendable {
         return pose.orientation.matrix.row2.dot(device)
     }
 }
+
+extension DeviceOrientation {
+    /// The device axis that points up in the camera image (−Y of `cameraFromDevice`): the
+    /// top edge (+y) in portrait, +x in landscape-left, −x in landscape-right.
+    public var imageUpInDevice: Vector3 { CameraProjection.cameraFromDevice(self).row1 * -1 }
+}

@@ -58,6 +58,10 @@ public struct LayoutOptions: Sendable {
     /// POIs farther than this (metres) get no label (nil: all in the search radius;
     /// `--max-distance`).
     public var maxDistance: Double?
+    /// Areas labels keep out of (the HUD's compass tape, GPS pill and radar): a label that
+    /// would overlap one is lifted over it like over a nearer label, and one that cannot be
+    /// (the area spans the image's width, as the tape does) is not drawn. Output pixels.
+    public var keepOut: [Rect] = []
 
     // Calm over time (used when the layout is given a `LayoutMemory`).
     /// A label that leaves the view (or the labels drawn) and comes back within this many
@@ -153,6 +157,7 @@ public struct LabelLayout: Sendable {
                                      width: size.width, height: size.height)))
         }
         var placed: [Rect] = []
+        let keepOut = options.keepOut
         if var m = memory {
             placeOnLevels(eligible, candidates: candidates, result: &result, placed: &placed, memory: &m, time: time)
             memory = m
@@ -160,19 +165,22 @@ public struct LabelLayout: Sendable {
             for (i, base) in eligible where placed.count < options.maxVisible {
                 var box = base
                 var level = 0
-                var liftedOver: [Int] = []
                 // Lift above the lowest overlapping box until clear. Each lift moves the box
-                // above a placed box it was not above yet (the box only rises, so it never
-                // meets that one again), so it ends after at most `placed.count` lifts.
-                while let blocker = placed.indices.filter({ !liftedOver.contains($0) && box.intersects(placed[$0]) })
-                    .max(by: { placed[$0].minY < placed[$1].minY }) {
-                    box.y = placed[blocker].minY - options.stackGap - box.height
-                    level += 1
+                // above a placed box (or kept-out area) it was not above yet (the box only
+                // rises, so it never meets that one again), so it ends after at most
+                // `placed.count + keepOut.count` lifts. Lifts over kept-out areas are not
+                // stack levels.
+                let obstacles = placed + keepOut
+                var liftedOver: [Int] = []
+                while let blocker = obstacles.indices.filter({ !liftedOver.contains($0) && box.intersects(obstacles[$0]) })
+                    .max(by: { obstacles[$0].minY < obstacles[$1].minY }) {
+                    box.y = obstacles[blocker].minY - options.stackGap - box.height
+                    if blocker < placed.count { level += 1 }
                     liftedOver.append(blocker)
                 }
                 result[i].box = box
                 result[i].stackLevel = level
-                if box.minY >= 0, options.maxStackLevel.map({ level <= $0 }) ?? true {
+                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), options.maxStackLevel.map({ level <= $0 }) ?? true {
                     result[i].visible = true
                     placed.append(box)
                 }
@@ -205,14 +213,15 @@ public struct LabelLayout: Sendable {
             let base = chosen[k].box
             var b = Rect(x: base.x, y: base.y - Double(l) * step, width: base.width, height: base.height)
             guard l >= 0, l <= cap, b.minY >= 0 else { return nil }
+            // Boxes of lower levels, and the kept-out areas, are lifted over.
+            let lower = owners.indices.filter { s in owners[s] != k && level[owners[s]]! < l }.map { placed[$0] } + options.keepOut
             var liftedOver: [Int] = []
-            while let blocker = owners.indices.filter({ s in
-                owners[s] != k && level[owners[s]]! < l && !liftedOver.contains(s) && placed[s].intersects(b)
-            }).max(by: { placed[$0].minY < placed[$1].minY }) {
-                b.y = placed[blocker].minY - options.stackGap - b.height
+            while let blocker = lower.indices.filter({ !liftedOver.contains($0) && lower[$0].intersects(b) })
+                .max(by: { lower[$0].minY < lower[$1].minY }) {
+                b.y = lower[blocker].minY - options.stackGap - b.height
                 liftedOver.append(blocker)
             }
-            guard b.minY >= 0 else { return nil }
+            guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }) else { return nil }
             let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
             for s in owners.indices where owners[s] != k && level[owners[s]]! >= l {
                 if placed[s].intersects(wide) { return nil }
@@ -305,6 +314,7 @@ public struct LabelLayout: Sendable {
             guard abs(previousLift - target) > 0.5 else { continue }
             box.y = base - (target + (previousLift - target) * keep)
             let clear = box.minY >= 0 && !boxes.contains { $0.key != id && $0.value.intersects(box) }
+                && !options.keepOut.contains { $0.intersects(box) }
             if clear { result[i].box = box; boxes[id] = box }
         }
     }

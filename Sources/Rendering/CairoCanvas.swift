@@ -72,6 +72,12 @@ final class CairoCanvas {
         cairo_close_path(context)
     }
 
+    /// Adds `text`'s outline to the path at the current point (for a halo: stroke it).
+    func textPath(_ text: String, font: ScaledFont) {
+        cairo_set_scaled_font(context, font.scaledFont)
+        cairo_text_path(context, text)
+    }
+
     /// Draws `text` with its baseline starting at (x, y).
     func text(_ text: String, font: ScaledFont, x: Double, y: Double) {
         cairo_set_scaled_font(context, font.scaledFont)

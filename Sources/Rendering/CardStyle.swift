@@ -100,6 +100,13 @@ public struct CardStyle: LabelSizing {
         return (layout.width, layout.height)
     }
 
+    /// The box around an off-screen arrow and its text pill, as `renderFrame` draws them.
+    public func indicatorFootprint(tip: Point2, angleDeg: Double, name: String, detail: String,
+                                   imageWidth: Int, imageHeight: Int) -> Rect {
+        let indicator = IndicatorDrawing(position: tip, angleDeg: angleDeg, name: name, detail: detail, category: "")
+        return IndicatorGeometry(indicator, style: self, width: imageWidth, height: imageHeight).footprint
+    }
+
     /// Where everything goes inside one card, relative to its top-left corner.
     struct CardLayout {
         var name: String

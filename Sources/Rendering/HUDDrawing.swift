@@ -70,7 +70,53 @@ public enum HUDDesign {
     static let statusFontSize = 12.0
     static let radarDiameter = 150.0
     static let margin = 12.0
+    /// Space kept between the HUD and the cards or arrows kept out of it, px at 720.
+    public static let clearance = 4.0
     static let backdrop = (red: 0.07, green: 0.08, blue: 0.10, alpha: 0.55)
+}
+
+/// Where the HUD's parts sit on a `width` × `height` frame drawn with `style`: cards and
+/// edge arrows keep out of these areas (`reservedAreas`), and the drawing uses the same
+/// places. The GPS pill is reserved at the width of its longest text.
+public struct HUDLayout: Sendable {
+    /// The compass tape: the whole width along the top.
+    public var tape: Rect?
+    /// The GPS pill, under the tape at the left.
+    public var status: Rect?
+    /// The radar's square, bottom left.
+    public var radar: Rect?
+
+    public init(width: Int, height: Int, compass: Bool, status: Bool, radar: Bool, scale s: Double) throws {
+        let w = Double(width), h = Double(height)
+        let tapeHeight = (HUDDesign.tapeHeight * s).rounded()
+        if compass { tape = Rect(x: 0, y: 0, width: w, height: tapeHeight) }
+        if status {
+            let font = try HUDFonts.make(scale: s).status
+            let size = statusPillSize(text: "GPS ±88.8 m   88:88:88 UTC", font: font, scale: s)
+            self.status = Rect(x: (HUDDesign.margin * s).rounded(), y: (((compass ? HUDDesign.tapeHeight : 0) + 8) * s).rounded(),
+                               width: size.width, height: size.height)
+        }
+        if radar { self.radar = HUDLayout.radarSquare(height: h, scale: s) }
+    }
+
+    /// The radar's disc lies in this square: its diameter, `margin` from the left and bottom edges.
+    static func radarSquare(height: Double, scale s: Double) -> Rect {
+        let d = HUDDesign.radarDiameter * s, m = HUDDesign.margin * s
+        return Rect(x: m, y: height - m - d, width: d, height: d)
+    }
+
+    /// The areas to keep clear, each with `margin` pixels around it.
+    public func reservedAreas(margin: Double = 0) -> [Rect] {
+        [tape, status, radar].compactMap { r in
+            r.map { Rect(x: $0.x - margin, y: $0.y - margin, width: $0.width + 2 * margin, height: $0.height + 2 * margin) }
+        }
+    }
+}
+
+/// The size of the GPS pill holding `text`.
+func statusPillSize(text: String, font: ScaledFont, scale s: Double) -> (width: Double, height: Double) {
+    let dot = 8 * s, padX = 8 * s, padY = 4 * s
+    return ((padX + dot + 6 * s + font.width(of: text) + padX).rounded(.up), (font.ascent + font.descent + 2 * padY).rounded(.up))
 }
 
 /// Draws the HUD parts that are set. `style` gives the scale and fonts.
@@ -195,8 +241,7 @@ private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Doubl
     let text = status.time.isEmpty ? accuracyText : "\(accuracyText)   \(status.time)"
     let dot = 8 * s
     let padX = 8 * s, padY = 4 * s
-    let width = (padX + dot + 6 * s + font.width(of: text) + padX).rounded(.up)
-    let height = (font.ascent + font.descent + 2 * padY).rounded(.up)
+    let (width, height) = statusPillSize(text: text, font: font, scale: s)
     let box = Rect(x: (HUDDesign.margin * s).rounded(), y: ((top + 8) * s).rounded(), width: width, height: height)
     cairo_save(cr)
     defer { cairo_restore(cr) }
@@ -218,9 +263,9 @@ private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Doubl
 
 private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, on canvas: CairoCanvas) {
     let cr = canvas.context
-    let r = HUDDesign.radarDiameter * s / 2
-    let margin = HUDDesign.margin * s
-    let centre = Point2((margin + r).rounded(), (Double(canvas.height) - margin - r).rounded())
+    let square = HUDLayout.radarSquare(height: Double(canvas.height), scale: s)
+    let r = square.width / 2
+    let centre = Point2(square.midX.rounded(), square.midY.rounded())
     cairo_save(cr)
     defer { cairo_restore(cr) }
     let b = HUDDesign.backdrop

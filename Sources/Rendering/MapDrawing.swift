@@ -36,7 +36,13 @@ public struct MapDrawing: Sendable {
     public struct Place: Sendable {
         public var point: Point2
         public var category: String
-        public init(point: Point2, category: String) { self.point = point; self.category = category }
+        /// Drawn beside the badge when set. Places are drawn in the order given (the last on
+        /// top) and labelled in the reverse order, each only where its name covers no name
+        /// placed before it and no badge: give the most important last.
+        public var label: String?
+        public init(point: Point2, category: String, label: String? = nil) {
+            self.point = point; self.category = category; self.label = label
+        }
     }
 
     public var width: Int
@@ -51,6 +57,10 @@ public struct MapDrawing: Sendable {
     public var cones: [Cone]
     public var places: [Place]
     public var attribution: String?
+    /// The device now: a blue dot over everything but the labels (a flat phone's map frame).
+    public var position: Point2?
+    /// A line of text in a pill at the top centre, e.g. why the frame is a map.
+    public var caption: String?
 
     public init(width: Int, height: Int, metresPerPixel: Double, hasBaseMap: Bool, areas: [Area] = [], lines: [Line] = [],
                 track: [Point2] = [], cones: [Cone] = [], places: [Place] = [], attribution: String? = nil) {
@@ -210,9 +220,52 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
         cairo_fill(cr)
         drawBadge(category: place.category, centre: place.point, diameter: d, on: canvas)
     }
+    if let p = map.position {
+        rgb((1, 1, 1)); cairo_arc(cr, p.x, p.y, 10 * s, 0, 2 * .pi); cairo_fill(cr)
+        rgb((0.10, 0.45, 0.91)); cairo_arc(cr, p.x, p.y, 7.5 * s, 0, 2 * .pi); cairo_fill(cr)
+    }
+    try drawPlaceLabels(map, badgeDiameter: d, scale: s, on: canvas)
 
     try drawMapFurniture(map, scale: s, on: canvas)
     return try canvas.image()
+}
+
+/// Names beside the labelled places' badges, right of the badge (else left), in a white
+/// halo; last place first (the one drawn on top), each only where it covers no name placed
+/// before it, no badge, and stays on the map.
+private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, scale s: Double, on canvas: CairoCanvas) throws {
+    let labelled = map.places.reversed().filter { $0.label?.isEmpty == false }
+    guard !labelled.isEmpty else { return }
+    let cr = canvas.context
+    let font = try FontLibrary.shared.scaled(try FontLibrary.shared.face(path: defaultBoldFontPath), 14 * s)
+    var badges = map.places.map { Rect(x: $0.point.x - d / 2, y: $0.point.y - d / 2, width: d, height: d) }
+    if let p = map.position { badges.append(Rect(x: p.x - 12 * s, y: p.y - 12 * s, width: 24 * s, height: 24 * s)) }
+    var taken: [Rect] = []
+    let bounds = Rect(x: 0, y: 0, width: Double(map.width), height: Double(map.height))
+    for place in labelled {
+        let (text, width) = ellipsised(place.label!, font: font, maxWidth: Double(map.width) * 0.4)
+        let height = font.ascent + font.descent
+        let gap = 4 * s
+        let sides = [Rect(x: place.point.x + d / 2 + gap, y: place.point.y - height / 2, width: width, height: height),
+                     Rect(x: place.point.x - d / 2 - gap - width, y: place.point.y - height / 2, width: width, height: height)]
+        guard let box = sides.first(where: { box in
+            box.minX >= 0 && box.maxX <= bounds.maxX && box.minY >= 0 && box.maxY <= bounds.maxY
+                && !taken.contains { $0.intersects(box) }
+                && !badges.contains { $0.intersects(box) }
+        }) else { continue }
+        taken.append(box)
+        // A halo: the text stroked in white under the text filled in dark grey.
+        cairo_save(cr)
+        cairo_move_to(cr, box.x, box.y + font.ascent)
+        canvas.textPath(text, font: font)
+        canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.92)
+        cairo_set_line_width(cr, 3 * s)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_stroke(cr)
+        cairo_restore(cr)
+        canvas.setColour(red: 0.13, green: 0.13, blue: 0.15)
+        canvas.text(text, font: font, x: box.x, y: box.y + font.ascent)
+    }
 }
 
 /// The smallest of 1, 2, 5 × 10ⁿ that is at least `length`.
@@ -272,6 +325,18 @@ private func drawMapFurniture(_ map: MapDrawing, scale s: Double, on canvas: Cai
     canvas.polygon([tip, Point2(cx - 10 * s, base), Point2(cx, base - 8 * s)])
     cairo_set_line_width(cr, 1.2 * s)
     cairo_stroke(cr)
+
+    // Caption: a dark pill at the top centre.
+    if let caption = map.caption, !caption.isEmpty {
+        let (shown, width) = ellipsised(caption, font: font, maxWidth: Double(map.width) - 2 * margin - 100 * s)
+        let w = (width + 20 * s).rounded(.up), h = (font.ascent + font.descent + 10 * s).rounded(.up)
+        let box = Rect(x: ((Double(map.width) - w) / 2).rounded(), y: margin, width: w, height: h)
+        canvas.roundedRectangle(box, radius: h / 2)
+        canvas.setColour(red: 0.07, green: 0.08, blue: 0.10, alpha: 0.75)
+        cairo_fill(cr)
+        canvas.setColour(red: 1, green: 1, blue: 1)
+        canvas.text(shown, font: font, x: box.x + 10 * s, y: box.y + 5 * s + font.ascent)
+    }
 
     // Attribution.
     if let text = map.attribution, !text.isEmpty {

@@ -84,3 +84,21 @@ public struct RGBA8: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "rgba(\(r), \(g), \(b), \(a))" }
 }
+
+extension RasterImage {
+    /// This image faded toward `other` (same size): each byte (1 − t)·self + t·other, t in
+    /// 0…1, rounded; premultiplied colour blends the same way.
+    public func crossFade(to other: RasterImage, fraction t: Double) -> RasterImage {
+        precondition(other.width == width && other.height == height, "crossFade: images of different sizes")
+        let w = UInt32((max(0, min(1, t)) * 256).rounded())
+        var out = pixels
+        other.pixels.withUnsafeBufferPointer { b in
+            out.withUnsafeMutableBufferPointer { a in
+                for i in 0..<a.count {
+                    a[i] = UInt8((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w + 128) >> 8)
+                }
+            }
+        }
+        return RasterImage(width: width, height: height, pixels: out)
+    }
+}

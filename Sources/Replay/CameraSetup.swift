@@ -1,11 +1,14 @@
 import Foundation
 import POIARCore
+import Projection
 import SensorLog
 
 /// Chooses the camera for a replay or a projection, most explicit first:
 /// `--camera FILE` › `--intrinsics` › `--hfov` › the log's `# camera:` › the log's
-/// `# camera_hfov_deg:` › a 60° camera. The output size is `--size`, else the stills' size,
-/// else the camera JSON's, else 1280×720; a camera JSON's intrinsics scale with it.
+/// `# camera_hfov_deg:` › for a recording, a phone's main camera held the way the recording
+/// shows (`PhoneCamera`, `PhoneHolding`) › a 60° camera. The output size is `--size`, else
+/// the stills' size, else the camera JSON's, else 720×1280 (portrait) or 1280×720; a camera
+/// JSON's intrinsics scale with it.
 public struct CameraSetup: Sendable {
     public static let defaultSize = (width: 1280, height: 720)
     public static let defaultHFOVDeg = 60.0
@@ -24,8 +27,10 @@ public struct CameraSetup: Sendable {
     ///   `--size` it is the output size, and a camera JSON made for another size is scaled to
     ///   it (the same aspect ratio is required: a different one means the wrong camera file).
     /// - Parameter logPath: the log, named when its `# camera:` path leaves its folder.
+    /// - Parameter holding: how the recording's phone was held, when it is known (after
+    ///   fusion): without a camera from the options or the log, the phone camera held so.
     public func resolve(metadata: LogMetadata? = nil, logFolder: URL? = nil, logPath: String? = nil,
-                        stillSize: (width: Int, height: Int)? = nil) throws -> CameraIntrinsics {
+                        stillSize: (width: Int, height: Int)? = nil, holding: PhoneHolding? = nil) throws -> CameraIntrinsics {
         let size = self.size ?? stillSize ?? CameraSetup.defaultSize
         if let cameraFile {
             return try fitted(try CameraFile.load(URL(fileURLWithPath: cameraFile)), file: cameraFile, stillSize: stillSize)
@@ -45,10 +50,29 @@ public struct CameraSetup: Sendable {
             }
             return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: h)
         }
+        if let holding { return PhoneCamera.intrinsics(holding: holding.orientation, size: self.size ?? stillSize) }
         return CameraIntrinsics(width: size.width, height: size.height, horizontalFOVDeg: CameraSetup.defaultHFOVDeg)
     }
 
     /// A camera JSON's intrinsics for the output: scaled to `--size`, else to the stills.
+    /// Whether the camera comes from neither the options nor the log, so that `resolve` takes
+    /// the phone camera for a `holding`.
+    public func isUnspecified(metadata: LogMetadata?) -> Bool {
+        cameraFile == nil && intrinsics == nil && hfovDeg == nil && metadata?.camera == nil && metadata?["camera_hfov_deg"] == nil
+    }
+
+    /// How the phone was held over `frames`, when the camera is to be taken from it (neither
+    /// the options nor the log give one); nil otherwise.
+    func holding(metadata: LogMetadata, frames: [FrameEvent]) -> PhoneHolding? {
+        isUnspecified(metadata: metadata) ? PhoneHolding.estimate(frames.lazy.map(\.pose)) : nil
+    }
+
+    /// The notice saying which camera was assumed for a recording held as `holding`.
+    static func assumed(_ camera: CameraIntrinsics, holding: PhoneHolding) -> String {
+        String(format: "camera: none given; a phone's main camera (%.0f° across the long side) held %@, %d×%d",
+               PhoneCamera.longSideFOVDeg, holding.description, camera.width, camera.height)
+    }
+
     private func fitted(_ c: CameraIntrinsics, file: String, stillSize: (width: Int, height: Int)?) throws -> CameraIntrinsics {
         if size != nil { return scaled(c) }
         guard let still = stillSize, still.width != c.width || still.height != c.height else { return c }

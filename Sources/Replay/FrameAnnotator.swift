@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import POIARCore
 import Projection
+import Rendering
 
 /// An arrow at the image edge toward a POI outside the view (manifest: `offscreen`).
 public struct OffscreenIndicator: Sendable, Equatable {
@@ -45,6 +46,15 @@ public struct FrameAnnotator: Sendable {
         self.options = options; self.scale = scale
     }
 
+    /// The annotator of frames drawn with `style` and `overlay`: `layout`'s lengths (given at
+    /// 720 px) scaled with the image, and the HUD's areas kept clear of cards and arrows.
+    public init(camera: CameraIntrinsics, layout: LayoutOptions, annotation: AnnotationOptions, style: CardStyle,
+                overlay: FrameOverlay) throws {
+        var scaled = layout.scaled(by: style.scale)
+        scaled.keepOut = try overlay.keepOut(width: camera.width, height: camera.height, scale: style.scale)
+        self.init(camera: camera, layoutOptions: scaled, sizing: style, options: annotation, scale: style.scale)
+    }
+
     /// Annotations for POI hits of one frame (distance and bearing from `location`), nearest
     /// first. A POI without altitude sits at the device's altitude.
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose) -> [FrameAnnotation] {
@@ -78,6 +88,7 @@ public struct FrameAnnotator: Sendable {
         // Off-screen indicators for the nearest POIs whose anchor is not on the image.
         var given = 0
         var indicators: [Point2] = []
+        var footprints: [Rect] = []  // of the arrows given so far, with their texts
         for i in annotations.indices where given < options.offscreenIndicators {
             if let maxDistance = layoutOptions.maxDistance, hits[i].distance > maxDistance { break }
             if let a = candidates[i].anchor, a.x >= 0, a.x <= Double(camera.width), a.y >= 0, a.y <= Double(camera.height) { continue }
@@ -90,11 +101,52 @@ public struct FrameAnnotator: Sendable {
                 mark.position.y = min(Double(camera.height) - spacing, max(spacing, clash.y + (clash.y + spacing < Double(camera.height) - spacing ? spacing : -spacing)))
                 tries += 1
             }
+            let name = hits[i].poi.labelText, detail = formatDistance(hits[i].distance)
+            guard let clear = keptClear(mark, name: name, detail: detail, avoiding: footprints) else { continue }
+            mark = clear
             indicators.append(mark.position)
+            footprints.append(sizing.indicatorFootprint(tip: mark.position, angleDeg: mark.angleDeg, name: name, detail: detail,
+                                                        imageWidth: camera.width, imageHeight: camera.height))
             annotations[i].offscreen = mark
             given += 1
         }
         return annotations
+    }
+
+    /// The arrow moved along the image edge so that it and its text keep out of the areas the
+    /// layout keeps clear (the HUD), and of `avoiding` (the arrows given before): the smallest shift that clears every one and keeps the tip
+    /// on the image. An arrow on a side edge moves only up or down (so it stays on its edge and
+    /// points the same way); one on the top or bottom edge moves along it, or off the top
+    /// edge's full-width compass tape. nil when nothing clears: the arrow is not drawn.
+    func keptClear(_ mark: OffscreenIndicator, name: String, detail: String, avoiding: [Rect] = []) -> OffscreenIndicator? {
+        let areas = layoutOptions.keepOut + avoiding
+        guard !areas.isEmpty else { return mark }
+        let width = Double(camera.width), height = Double(camera.height)
+        let inset = options.indicatorInset * scale, gap = 4 * scale
+        let angle = mark.angleDeg * .pi / 180
+        let onSide = abs(cos(angle)) >= abs(sin(angle))
+        func footprint(_ tip: Point2) -> Rect {
+            sizing.indicatorFootprint(tip: tip, angleDeg: mark.angleDeg, name: name, detail: detail,
+                                      imageWidth: camera.width, imageHeight: camera.height)
+        }
+        func onImage(_ p: Point2) -> Bool { p.x >= inset && p.x <= width - inset && p.y >= inset && p.y <= height - inset }
+        var tip = mark.position
+        for _ in 0..<4 {
+            let f = footprint(tip)
+            let hit = areas.filter { f.intersects($0) }
+            if hit.isEmpty { break }
+            var shifts: [Point2] = []
+            for k in hit {
+                shifts += [Point2(0, k.minY - f.maxY - gap), Point2(0, k.maxY - f.minY + gap)]
+                if !onSide { shifts += [Point2(k.minX - f.maxX - gap, 0), Point2(k.maxX - f.minX + gap, 0)] }
+            }
+            let candidates = shifts.map { Point2(tip.x + $0.x, tip.y + $0.y) }.filter(onImage)
+                .sorted { hypot($0.x - tip.x, $0.y - tip.y) < hypot($1.x - tip.x, $1.y - tip.y) }
+            guard let first = candidates.first else { return nil }
+            tip = candidates.first { c in !areas.contains { footprint(c).intersects($0) } } ?? first
+        }
+        guard !areas.contains(where: { footprint(tip).intersects($0) }) else { return nil }
+        return OffscreenIndicator(position: tip, angleDeg: mark.angleDeg)
     }
 
     /// The ENU offset as seen through standard refraction: raised by k·d²/(2R).

@@ -22,6 +22,21 @@ func drawing(for record: FrameRecord, background: FrameBackground, overlay: Fram
                         hud: overlay.hudDrawing(for: record))
 }
 
+/// The frame's image: the camera view (cards over `background`), the map while the phone
+/// points at the ground (`record.mapFraction` 1, with `overlay.flatMap`), or a cross-fade of
+/// the two. `background` is asked for only when the camera view is drawn.
+func paintFrame(_ record: FrameRecord, overlay: FrameOverlay, style: CardStyle,
+                background: () throws -> FrameBackground) throws -> RasterImage {
+    let fraction = overlay.flatMap == nil ? 0 : record.mapFraction
+    let cameraView = fraction < 1 ? try renderFrame(drawing(for: record, background: try background(), overlay: overlay), style: style) : nil
+    guard fraction > 0, let flatMap = overlay.flatMap else { return cameraView! }
+    let c = record.camera
+    let halfFOV = atan(max(c.cx, Double(c.width) - c.cx) / c.fx) * 180 / .pi
+    let map = try renderMap(flatMap.drawing(for: record, facing: record.facingAzimuth, halfAngleDeg: halfFOV,
+                                            width: c.width, height: c.height))
+    return cameraView.map { $0.crossFade(to: map, fraction: fraction) } ?? map
+}
+
 extension FrameOverlay {
     /// The overlay a replay with `options` draws: its HUD parts and second line, the radar
     /// reaching as far as labels do (`--max-distance`, else `--radius`).

@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+import Projection
 
 /// One POI on one frame, as the manifest lists it (contract section 3).
 public struct FrameAnnotation: Sendable, Equatable {
@@ -37,6 +38,15 @@ public struct FrameRecord: Sendable {
     public var pose: Pose
     public var camera: CameraIntrinsics
     public var annotations: [FrameAnnotation]
+    /// The map's share of the frame (`FlatViewSwitch`): 0 the camera view, 1 a map (the phone
+    /// points at the ground), between them a cross-fade.
+    public var mapFraction = 0.0
+
+    /// Whether the frame is drawn as a map (the manifest's `"view": "map"`).
+    public var isMapView: Bool { mapFraction >= 0.5 }
+
+    /// Where the user faces (`Pose.facingAzimuth`, with the image's up for how the phone is held).
+    public var facingAzimuth: Double? { pose.facingAzimuth(imageUp: camera.orientation.imageUpInDevice) }
 
     public static func imageName(index: Int) -> String { String(format: "frame_%06d.png", index) }
 
@@ -63,7 +73,9 @@ public struct FrameRecord: Sendable {
         w.number("heading", angles.heading, decimals: 4)
         w.number("pitch", angles.pitch, decimals: 4)
         w.number("roll", angles.roll, decimals: 4)
+        w.number("facing", facingAzimuth, decimals: 4)
         w.endObject()
+        if isMapView { w.string("view", "map") }
         w.beginObject("camera")
         w.int("width", camera.width)
         w.int("height", camera.height)

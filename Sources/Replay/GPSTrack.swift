@@ -22,6 +22,12 @@ public struct GPSTrack: Sendable {
         fixes.append(fix)
     }
 
+    /// A track that stays at `position` (`--at`).
+    public init(fixedAt position: GeoCoordinate) {
+        self.init()
+        fixes = [GPSFix(time: 0, coordinate: position, horizontalAccuracy: nil)]
+    }
+
     public var isEmpty: Bool { fixes.isEmpty }
 
     /// Interpolated position and accuracy at `time`; nil when there is no usable fix.

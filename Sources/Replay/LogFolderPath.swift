@@ -42,7 +42,10 @@ public enum LogFolderPath {
     static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String {
         if let option { return option }
         guard let value = metadata.pois else {
-            throw InputError(file: logPath, field: "pois", "no POI source: give --pois SOURCE or a \"# pois: FILE\" line in the log")
+            if metadata["import_source"] != nil {  // a phone app's recording: no place for a # pois: line
+                throw InputError(file: logPath, "no POI source: give --pois FILE (an OSM extract, GeoJSON, CSV, … or a poiar database), or --fetch --pois DB to fetch the POIs around the recording")
+            }
+            throw InputError(file: logPath, field: "pois", "no POI source: give --pois SOURCE (or --fetch --pois DB), or a \"# pois: FILE\" line in the log")
         }
         return try resolve(value, key: "pois", logFolder: logFolder, logPath: logPath).path
     }

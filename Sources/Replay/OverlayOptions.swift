@@ -108,6 +108,8 @@ public struct FrameOverlay: Sendable {
     public var secondLine: CardSecondLine
     /// Show the time beside the GPS accuracy (false for a single pose, which has no clock).
     public var clock: Bool
+    /// The map frames show while the phone points at the ground; nil: always the camera view.
+    public var flatMap: FlatPhoneMap?
 
     public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, secondLine: CardSecondLine = .none,
                 clock: Bool = true) {
@@ -115,11 +117,20 @@ public struct FrameOverlay: Sendable {
         self.clock = clock
     }
 
+    /// The areas of a `width` × `height` frame (drawn at `scale`) that the HUD's parts take,
+    /// with a small margin: cards and edge arrows keep out of them.
+    func keepOut(width: Int, height: Int, scale: Double) throws -> [Rect] {
+        guard !hud.isEmpty else { return [] }
+        return try HUDLayout(width: width, height: height, compass: hud.contains(.compass), status: hud.contains(.gps),
+                             radar: hud.contains(.radar), scale: scale).reservedAreas(margin: HUDDesign.clearance * scale)
+    }
+
     /// The HUD of one frame; nil when no part is on.
     func hudDrawing(for record: FrameRecord) -> HUDDrawing? {
         guard !hud.isEmpty else { return nil }
         let camera = record.camera
-        let heading = record.pose.angles.heading
+        // Where the user faces: the camera's heading when upright, the top edge's when flat.
+        let heading = record.facingAzimuth ?? record.pose.angles.heading
         var drawing = HUDDrawing()
         if hud.contains(.compass) {
             let marks = record.annotations.filter(\.visible).map { (bearing: $0.bearing, category: $0.poi.category) }

@@ -47,12 +47,18 @@ public struct ReplayOptions: Sendable {
     public var overlay = OverlayOptions()
     /// Output scale, video, contact sheet, resume and sharding (docs/batch.md).
     public var batch = BatchOptions()
+    /// Where the device was for the whole recording (`--at`), instead of its GPS fixes: for
+    /// recordings without location, or to override it.
+    public var fixedPosition: GeoCoordinate?
+    /// Draw a map instead of the camera view while the phone points at the ground
+    /// (`FlatViewSwitch`; `--no-flat-map` turns it off).
+    public var flatMap = true
 
     public init(logPath: String) { self.logPath = logPath }
 
-    /// The layout options with `maxVisible` and lengths in output pixels.
-    public func scaledLayout(_ scale: Double) -> LayoutOptions {
-        var l = layout.scaled(by: scale)
+    /// The layout options with `maxVisible` set (lengths at 720 px).
+    public var layoutWithCap: LayoutOptions {
+        var l = layout
         l.maxVisible = maxVisible
         return l
     }
@@ -74,6 +80,8 @@ public struct ReplaySummary: Sendable {
     public var rejectedFixes: Int
     /// How calm the labels were (`--stats`).
     public var stats: CalmStats.Summary
+    /// What the frames showed, and why those without a label had none.
+    public var outcomes: FrameOutcomes
     /// Frames this process drew, and frames it left as they were (`--resume`).
     public var rendered: Int
     public var skipped: Int
@@ -133,13 +141,20 @@ public final class ReplayEngine {
 
         // Fusion pass.
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
-                                            date: options.date)
+                                            date: options.date, at: options.fixedPosition)
+        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
         notice("north: \(north.explanation)")
         var params = options.filterParams
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: options.fps)
         pass.onNotice = notice
-        let fused = try pass.run(reader)
+        var fused = try pass.run(reader)
+        if let at = options.fixedPosition {
+            if fused.sampleCounts["gps", default: 0] > 0 {
+                notice("\(options.logPath): the recording's \(fused.sampleCounts["gps"]!) GPS fixes are not used: the device stays at --at")
+            }
+            fused.track = GPSTrack(fixedAt: at)
+        }
         if fused.track.rejectedCount > 0 {
             notice("\(options.logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
         }
@@ -150,6 +165,8 @@ public final class ReplayEngine {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
         if let n = batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
+        // Without a camera from the options or the log: the phone's, held as the poses show.
+        let holding = options.camera.holding(metadata: metadata, frames: fused.frames)
 
         // Stills: all must exist, inside the stills folder, before anything is written.
         let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
@@ -166,20 +183,28 @@ public final class ReplayEngine {
                                  e.message + " (still of \(options.logPath):\(fused.frames[first].line.map(String.init) ?? "?"))")
             }
             camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath,
-                                                stillSize: (image.width, image.height))
+                                                stillSize: (image.width, image.height), holding: holding)
+        } else if let holding {
+            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath, holding: holding)
         }
+        if let holding { notice(CameraSetup.assumed(camera, holding: holding)) }
         camera = batch.scaled(camera)
         let style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                                   fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         frameOverlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
+        if options.flatMap {
+            frameOverlay.flatMap = FlatPhoneMap(baseMap: try TrackMap.baseMapFeatures(sourcePath), track: fused.track)
+        }
 
         // Annotate, render and list the frames a chunk at a time, so memory does not grow with
         // the number of frames; the manifest goes to a temporary file renamed into place last,
         // so its presence means every frame is complete.
-        let annotator = FrameAnnotator(camera: camera, layoutOptions: options.scaledLayout(style.scale), sizing: style,
-                                       options: options.annotation, scale: style.scale)
+        let annotator = try FrameAnnotator(camera: camera, layout: options.layoutWithCap, annotation: options.annotation,
+                                           style: style, overlay: frameOverlay)
         var memory: LayoutMemory? = options.calm ? LayoutMemory() : nil
         var stats = CalmStats()
+        var outcomes = FrameOutcomes(radius: options.radius)
+        var viewSwitch = FlatViewSwitch()
         let outDir = options.resolvedOutputDir
         do {
             try FileManager.default.createDirectory(at: outDir, withIntermediateDirectories: true)
@@ -208,12 +233,20 @@ public final class ReplayEngine {
                     let location = fused.track.location(at: frame.time)!
                     let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
                                             language: options.language)
-                    let record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
+                    var record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
                                              image: FrameRecord.imageName(index: i + 1), still: frame.still,
                                              location: location, pose: frame.pose, camera: camera,
                                              annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: frame.pose,
                                                                              memory: &memory, time: frame.time))
+                    if options.flatMap {
+                        record.mapFraction = viewSwitch.update(time: frame.time, pitchDeg: frame.pose.angles.pitch)
+                        if record.isMapView {
+                            // The map replaces the cards: none is drawn over the camera view.
+                            for k in record.annotations.indices { record.annotations[k].visible = false; record.annotations[k].offscreen = nil }
+                        }
+                    }
                     stats.add(record)
+                    outcomes.add(FrameOutcome(record))
                     return record
                 }
                 // This process's frames, less those a resumed run finds complete.
@@ -269,7 +302,7 @@ public final class ReplayEngine {
         }
 
         return ReplaySummary(frames: total, outputDir: outDir, seconds: Date().timeIntervalSince(start),
-                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary,
+                             north: north, rejectedFixes: fused.track.rejectedCount, stats: stats.summary, outcomes: outcomes,
                              rendered: counts.rendered, skipped: counts.handled - counts.rendered, manifestName: manifestName)
     }
 
@@ -300,16 +333,13 @@ public final class ReplayEngine {
                 do {
                     let record = jobs[i].record
                     try journal.willWrite(frame: record.index)
-                    let background: FrameBackground
-                    if let url = jobs[i].still {
-                        do { background = .still(try loadStill(url, maxPixels: maxStillPixels)) } catch let e as InputError {
+                    let image = try paintFrame(record, overlay: overlay, style: style) {
+                        guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
+                        do { return .still(try loadStill(url, maxPixels: maxStillPixels)) } catch let e as InputError {
                             throw InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                                              e.message + " (still of \(logPath):\(record.logLine.map(String.init) ?? "?"))")
                         }
-                    } else {
-                        background = syntheticBackground(camera: record.camera, pose: record.pose)
                     }
-                    let image = try renderFrame(drawing(for: record, background: background, overlay: overlay), style: style)
                     try writePNG(image, to: outDir.appendingPathComponent(record.image), compressionLevel: level)
                     try journal.didWrite(frame: record.index, key: jobs[i].key)
                     tally.add(rendered: true)

@@ -10,9 +10,8 @@ public enum SingleFrame {
     public static func record(location: GeoCoordinate, pose: Pose, camera: CameraIntrinsics, db: POIDatabase,
                               categories: [String]?, radius: Double, layout: LayoutOptions,
                               annotation: AnnotationOptions = AnnotationOptions(), style: CardStyle,
-                              image: String?, still: String?) throws -> FrameRecord {
-        let annotator = FrameAnnotator(camera: camera, layoutOptions: layout.scaled(by: style.scale),
-                                       sizing: style, options: annotation, scale: style.scale)
+                              overlay: FrameOverlay = FrameOverlay(), image: String?, still: String?) throws -> FrameRecord {
+        let annotator = try FrameAnnotator(camera: camera, layout: layout, annotation: annotation, style: style, overlay: overlay)
         let hits = try db.query(near: location, radius: radius, categories: categories)
         return FrameRecord(index: 1, time: 0, logLine: nil, image: image ?? "", still: still,
                            location: GPSFix(time: 0, coordinate: location, horizontalAccuracy: nil),

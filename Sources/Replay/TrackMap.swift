@@ -28,6 +28,8 @@ public struct MapOptions: Sendable {
     public var camera = CameraSetup()
     public var magnetic = false
     public var date: Date?
+    /// Where the recording was made (`--at`), instead of its GPS fixes.
+    public var fixedPosition: GeoCoordinate?
 
     public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
 }
@@ -46,22 +48,33 @@ public enum TrackMap {
         let logFolder = logURL.deletingLastPathComponent()
         let reader = try openLogSource(path: options.logPath)
         let metadata = reader.metadata
-        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
-        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
-                                                     logPath: options.logPath, logFolder: logFolder)
-        let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },
-                                   onNotice: notice)
+        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
+        // Without a POI source the map shows the track alone.
+        var sourcePath = options.poiSource
+        if sourcePath == nil, let pois = metadata.pois {
+            sourcePath = try LogFolderPath.resolve(pois, key: "pois", logFolder: logFolder, logPath: options.logPath).path
+        }
+        if sourcePath == nil { notice("\(options.logPath): no POI source (--pois, or the log's # pois: line): the map shows the track alone") }
+        let db = try sourcePath.map { path in
+            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
+        }
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
-                                            date: options.date)
+                                            date: options.date, at: options.fixedPosition)
+        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
         var params = ComplementaryFilterParams()
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: 1 / options.coneInterval)
         pass.onNotice = notice
-        let fused = try pass.run(reader)
+        var fused = try pass.run(reader)
+        if let at = options.fixedPosition { fused.track = GPSTrack(fixedAt: at) }
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: nothing to draw a map of")
         }
-        let baseMap = try baseMapFeatures(options.baseMapPath ?? sourcePath)
+        if let holding = options.camera.holding(metadata: metadata, frames: fused.frames) {
+            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath, holding: holding)
+            notice(CameraSetup.assumed(camera, holding: holding))
+        }
+        let baseMap = try (options.baseMapPath ?? sourcePath).flatMap(baseMapFeatures)
         let map = try drawing(frames: fused.frames, track: fused.track, db: db, categories: options.categories,
                               language: options.language, baseMap: baseMap, camera: camera,
                               longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
@@ -97,7 +110,7 @@ public enum TrackMap {
     }
 
     /// The map of a fused log.
-    static func drawing(frames: [FrameEvent], track: GPSTrack, db: POIDatabase, categories: [String]?, language: String?,
+    static func drawing(frames: [FrameEvent], track: GPSTrack, db: POIDatabase?, categories: [String]?, language: String?,
                         baseMap: [MapFeature]?, camera: CameraIntrinsics, longestSide: Int, margin: Double,
                         coneInterval: Double) throws -> (drawing: MapDrawing, summary: MapSummary) {
         // A local east/north frame at the track's middle; the extent is the track's box plus the margin.
@@ -132,14 +145,7 @@ public enum TrackMap {
             let xs = points.map(\.x), ys = points.map(\.y)
             guard xs.max()! >= 0, ys.max()! >= 0, xs.min()! <= Double(width), ys.min()! <= Double(height) else { continue }
             featureCount += 1
-            switch feature.kind {
-            case .building: drawing.areas.append(.init(kind: .building, points: points))
-            case .green: drawing.areas.append(.init(kind: .green, points: points))
-            case .water: drawing.areas.append(.init(kind: .water, points: points))
-            case .plaza: drawing.areas.append(.init(kind: .plaza, points: points))
-            case let .street(rank): drawing.lines.append(.init(rank: rank, points: points))
-            case .railway: drawing.lines.append(.init(rank: 4, points: points))
-            }
+            drawing.add(feature.kind, points: points)
         }
         drawing.track = trackEN.map(pixel)
 
@@ -150,13 +156,14 @@ public enum TrackMap {
         for frame in frames where frame.time >= nextTime {
             nextTime = frame.time + coneInterval * 0.999
             guard let location = track.location(at: frame.time) else { continue }
-            drawing.cones.append(.init(apex: pixel(en(location.coordinate)), heading: frame.pose.angles.heading,
+            let facing = frame.pose.facingAzimuth(imageUp: camera.orientation.imageUpInDevice) ?? frame.pose.angles.heading
+            drawing.cones.append(.init(apex: pixel(en(location.coordinate)), heading: facing,
                                        halfAngle: halfFOV, length: Double(min(width, height)) / 6))
         }
 
         // POIs within the map, nearest the middle drawn last (on top).
         let halfDiagonal = (spanE * spanE + spanN * spanN).squareRoot() / 2 + 1
-        let hits = try db.query(near: origin, radius: halfDiagonal, categories: categories, language: language)
+        let hits = try db?.query(near: origin, radius: halfDiagonal, categories: categories, language: language) ?? []
         var osm = baseMap != nil
         for hit in hits.reversed() {
             let p = pixel(en(hit.poi.coordinate))
@@ -168,5 +175,19 @@ public enum TrackMap {
         return (drawing, MapSummary(widthPixels: width, heightPixels: height, metresPerPixel: metresPerPixel,
                                     pois: drawing.places.count, cones: drawing.cones.count,
                                     baseMapFeatures: baseMap == nil ? nil : featureCount))
+    }
+}
+
+extension MapDrawing {
+    /// Adds a base-map feature, its points already in map pixels.
+    mutating func add(_ kind: MapFeature.Kind, points: [Point2]) {
+        switch kind {
+        case .building: areas.append(.init(kind: .building, points: points))
+        case .green: areas.append(.init(kind: .green, points: points))
+        case .water: areas.append(.init(kind: .water, points: points))
+        case .plaza: areas.append(.init(kind: .plaza, points: points))
+        case let .street(rank): lines.append(.init(rank: rank, points: points))
+        case .railway: lines.append(.init(rank: 4, points: points))
+        }
     }
 }

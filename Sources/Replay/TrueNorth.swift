@@ -15,6 +15,9 @@ public struct NorthReference: Sendable {
     /// field the filter's disturbance check expects. nil without a fix.
     public var expectedFieldUT: Double?
     public var expectedDipDeg: Double?
+    /// Where the recording was made, as far as north knows: `--at`, else the first usable
+    /// GPS fix; nil when neither is there.
+    public var position: GeoCoordinate?
 
     /// Puts the declination and the expected field into the filter's parameters.
     public func apply(to params: inout ComplementaryFilterParams) {
@@ -27,9 +30,14 @@ public struct NorthReference: Sendable {
 /// Chooses true or magnetic north for a log: true north (WMM2025 declination at the first
 /// GPS fix and the log's date) when the log has GPS fixes, unless `magnetic` is asked for.
 public enum TrueNorth {
+    /// - Parameter at: a fixed position for the whole recording (`--at`), used instead of its
+    ///   GPS fixes (which are then not looked for).
     public static func reference(logPath: String, metadata: LogMetadata, magnetic: Bool,
-                                 date: Date? = nil, now: Date = Date()) throws -> NorthReference {
-        reference(firstFix: try firstFix(logPath: logPath), metadata: metadata, magnetic: magnetic, date: date, now: now)
+                                 date: Date? = nil, at: GeoCoordinate? = nil, now: Date = Date()) throws -> NorthReference {
+        let fix = try at.map { GPSFix(time: 0, coordinate: $0, horizontalAccuracy: nil) } ?? firstFix(logPath: logPath)
+        var north = reference(firstFix: fix, metadata: metadata, magnetic: magnetic, date: date, now: now)
+        if at != nil { north.explanation += " (--at)" }
+        return north
     }
 
     /// The reference for a log whose first usable GPS fix is `firstFix` (nil: none).
@@ -38,7 +46,7 @@ public enum TrueNorth {
         guard let fix = firstFix else {
             if magnetic { return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)") }
             return NorthReference(declinationDeg: 0, isTrueNorth: false,
-                                  explanation: "magnetic north: the log has no GPS fix to place the magnetic model")
+                                  explanation: "magnetic north: the log has no GPS fix to place the magnetic model (--at LAT,LON gives one)")
         }
         var note = ""
         let when: Date
@@ -57,12 +65,12 @@ public enum TrueNorth {
         let intensity = field.total / 1000, dip = field.inclinationDeg
         if magnetic {
             return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)",
-                                  expectedFieldUT: intensity, expectedDipDeg: dip)
+                                  expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate)
         }
         return NorthReference(declinationDeg: d, isTrueNorth: true,
                               explanation: String(format: "true north: WMM2025 declination %+.2f° at %.5f, %.5f", d,
                                                   fix.coordinate.latitude, fix.coordinate.longitude) + note,
-                              expectedFieldUT: intensity, expectedDipDeg: dip)
+                              expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate)
     }
 
     /// Whether any line's sensor field (between its first and second comma) is `gps`.
@@ -112,6 +120,18 @@ public enum TrueNorth {
             if case .gps(let fix) = r.sample, isUsable(fix) { return fix }
         }
         return nil
+    }
+
+    /// The error for a replay or map of a recording without a position: neither `--at` nor a
+    /// usable GPS fix. Given before the recording is fused.
+    public static func noPosition(logPath: String, source: any LogSource) throws -> InputError {
+        if try openLogSource(path: logPath).nextRecord() == nil {
+            return InputError(file: logPath, "no frames: the log has no samples to replay")
+        }
+        if let sensors = source.sensors, !sensors.contains("gps") {
+            return InputError(file: logPath, "the recording has no location (no GPS file): give --at LAT,LON[,ALT], where it was made")
+        }
+        return InputError(file: logPath, "no usable GPS fix (none, or all worse than \(Int(GPSTrack.defaultMaxAccuracy)) m): give --at LAT,LON[,ALT], where the recording was made")
     }
 
     /// Whether a fix is good enough to place the magnetic model (the GPS track's own bound).

@@ -14,6 +14,14 @@ public protocol LogSource: AnyObject {
     /// The next sample in time order, or nil at the end. Errors are `InputError`s naming the
     /// file (inside a folder or zip: `rec.zip/Gyroscope.csv`) and line.
     func nextRecord() throws -> LogRecord?
+    /// The sensors (`gyro`, `accel`, `mag`, `gps`, …) the recording holds, when that is known
+    /// without reading it (a phone export: from its files); nil when only reading tells (a
+    /// log's rows may be of any sensor).
+    var sensors: Set<String>? { get }
+}
+
+extension LogSource {
+    public var sensors: Set<String>? { nil }
 }
 
 extension SensorLogReader: LogSource {}

@@ -5,13 +5,13 @@ import Replay
 /// Output and batch options of `replay` (docs/batch.md); `--video` and `--contact-sheet` are
 /// shared with `merge`.
 struct BatchArguments: ParsableArguments {
-    @Option(help: "Output size factor, in (0, 8]: frames, camera and every pixel position in frames.jsonl scaled (0.5: half size).")
+    @Option(parsing: .unconditional, help: "Output size factor, in (0, 8]: frames, camera and every pixel position in frames.jsonl scaled (0.5: half size).")
     var scale: Double = 1
 
     @Flag(help: "Also encode OUT/video.mp4 from the frames with ffmpeg (must be on PATH; checked first).")
     var video = false
 
-    @Option(name: .customLong("contact-sheet"), help: "Also write OUT/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
+    @Option(name: .customLong("contact-sheet"), parsing: .unconditional, help: "Also write OUT/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
     var contactSheet: Int?
 
     @Flag(help: "Keep frames that an earlier, interrupted run with the same settings completed; draw the rest.")
@@ -20,7 +20,7 @@ struct BatchArguments: ParsableArguments {
     @Option(help: "Render only shard I of N (0 ≤ I < N): frames k with (k − 1) mod N = I, and OUT/frames.shard-I-of-N.jsonl; `poiar merge OUT` then writes frames.jsonl.")
     var shard: String?
 
-    @Option(name: .customLong("progress-interval"),
+    @Option(name: .customLong("progress-interval"), parsing: .unconditional,
             help: "When stderr is not a terminal, a progress line every this many seconds (0: none). On a terminal: a progress bar.")
     var progressInterval: Double = 10
 

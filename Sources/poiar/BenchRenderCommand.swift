@@ -12,13 +12,13 @@ struct BenchRenderCommand: ParsableCommand {
     @Option(help: "The camera still (JPEG or PNG).")
     var still: String
 
-    @Option(help: "Labels drawn over it.")
+    @Option(parsing: .unconditional, help: "Labels drawn over it.")
     var labels: Int = 20
 
-    @Option(help: "Iterations; medians are reported.")
+    @Option(parsing: .unconditional, help: "Iterations; medians are reported.")
     var iterations: Int = 30
 
-    @Option(name: .customLong("png-level"), help: "PNG zlib compression level, 0–9.")
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: "PNG zlib compression level, 0–9.")
     var pngLevel: Int = 6
 
     @Option(help: "Folder for the output files.")

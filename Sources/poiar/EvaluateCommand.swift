@@ -26,7 +26,7 @@ struct EvaluateCommand: ParsableCommand {
     @Flag(help: "Print one JSON object instead of the text report.")
     var json = false
 
-    @Option(name: .customLong("min-coverage"), help: "Exit status 3 when fewer than this fraction of the truth's scored rows have a pose.")
+    @Option(name: .customLong("min-coverage"), parsing: .unconditional, help: "Exit status 3 when fewer than this fraction of the truth's scored rows have a pose.")
     var minCoverage: Double = 0.99
 
     func validate() throws {

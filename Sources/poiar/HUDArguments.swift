@@ -11,7 +11,7 @@ struct HUDArguments: ParsableArguments {
     @Flag(name: .customLong("no-hud"), help: "Draw no HUD (same as --hud none).")
     var noHUD = false
 
-    @Option(name: .customLong("radar-range"), help: "Radius of the radar, metres (default: --max-distance, else --radius).")
+    @Option(name: .customLong("radar-range"), parsing: .unconditional, help: "Radius of the radar, metres (default: --max-distance, else --radius).")
     var radarRange: Double?
 
     @Option(name: .customLong("card-detail"),
@@ -57,14 +57,14 @@ struct ReplayOverlayArguments: ParsableArguments {
     @Option(help: "Folder the log's stills are read from (default: the log's `# stills:` folder, else the log's folder). A still path that leaves it is refused.")
     var stills: String?
 
-    @Option(name: .customLong("max-still-pixels"),
+    @Option(name: .customLong("max-still-pixels"), parsing: .unconditional,
             help: "Refuse a still with more pixels than this (width × height, read from its header before decoding).")
     var maxStillPixels: Int = defaultMaxStillPixels
 
     @Flag(help: "Also write map.png beside the frames: the track, the POIs and view cones (see `poiar map`).")
     var map = false
 
-    @Option(name: .customLong("map-every"), help: "Seconds between view cones on the map.")
+    @Option(name: .customLong("map-every"), parsing: .unconditional, help: "Seconds between view cones on the map.")
     var mapEvery: Double = 5
 
     func validate() throws {

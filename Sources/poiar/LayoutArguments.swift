@@ -8,16 +8,16 @@ struct LayoutArguments: ParsableArguments {
             help: "Raise labels by distance: none, auto (up to a quarter of the image height at the search radius), or manual:THRESHOLD_M:PX_PER_M.")
     var distanceOffset: String = "none"
 
-    @Option(name: .customLong("max-stack"), help: "Hide a label that would need more than this many lifts (default: no cap).")
+    @Option(name: .customLong("max-stack"), parsing: .unconditional, help: "Hide a label that would need more than this many lifts (default: no cap).")
     var maxStack: Int?
 
-    @Option(name: .customLong("max-distance"), help: "Label only POIs within this many metres (default: the whole radius).")
+    @Option(name: .customLong("max-distance"), parsing: .unconditional, help: "Label only POIs within this many metres (default: the whole radius).")
     var maxDistance: Double?
 
-    @Option(help: "Edge arrows toward the nearest POIs outside the view (0 turns them off).")
+    @Option(parsing: .unconditional, help: "Edge arrows toward the nearest POIs outside the view (0 turns them off).")
     var offscreen: Int = 3
 
-    @Option(help: "Terrestrial refraction coefficient for far POIs (0 turns it off).")
+    @Option(parsing: .unconditional, help: "Terrestrial refraction coefficient for far POIs (0 turns it off).")
     var refraction: Double = 0.13
 
     /// Filled in by `apply` from `--radius` for the automatic offset.

@@ -26,16 +26,16 @@ struct MapCommand: ParsableCommand {
     @Option(help: "OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. Default: the POI source, when it is one.")
     var basemap: String?
 
-    @Option(help: "Pixels along the map's longer side.")
+    @Option(parsing: .unconditional, help: "Pixels along the map's longer side.")
     var size: Int = 1200
 
-    @Option(help: "Metres shown around the track.")
+    @Option(parsing: .unconditional, help: "Metres shown around the track.")
     var margin: Double = 150
 
-    @Option(help: "Seconds between view cones.")
+    @Option(parsing: .unconditional, help: "Seconds between view cones.")
     var every: Double = 5
 
-    @Option(help: "Horizontal field of view for the cones, degrees. Default: the log's camera.")
+    @Option(parsing: .unconditional, help: "Horizontal field of view for the cones, degrees. Default: the log's camera.")
     var hfov: Double?
 
     @Option(help: "Camera JSON for the cones' angle. Default: the log's `# camera:` line.")
@@ -44,12 +44,17 @@ struct MapCommand: ParsableCommand {
     @Flag(help: "Keep magnetic north instead of true north.")
     var magnetic = false
 
+    @Option(parsing: .unconditional,
+            help: "Where the recording was made, LAT,LON[,ALT], for recordings without GPS: the map is drawn around it.")
+    var at: String?
+
     func validate() throws {
         if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
         if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
         if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
+        if let at { _ = try parseCoordinate(at, option: "--at", altitude: true) }
     }
 
     func run() throws {
@@ -64,6 +69,7 @@ struct MapCommand: ParsableCommand {
             options.coneInterval = every
             options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov)
             options.magnetic = magnetic
+            options.fixedPosition = try at.map { try parseCoordinate($0, option: "--at", altitude: true) }
             let summary = try TrackMap.run(options, notice: { printNotice($0) })
             printNotice("wrote \(out): \(summary)")
         }

@@ -14,16 +14,16 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "Also encode DIR/video.mp4 from the frames with ffmpeg (must be on PATH; checked first).")
     var video = false
 
-    @Option(name: .customLong("contact-sheet"), help: "Also write DIR/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
+    @Option(name: .customLong("contact-sheet"), parsing: .unconditional, help: "Also write DIR/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
     var contactSheet: Int?
 
-    @Option(help: "Video frame rate when there is only one frame (otherwise the frames' own times set it).")
+    @Option(parsing: .unconditional, help: "Video frame rate when there is only one frame (otherwise the frames' own times set it).")
     var fps: Double = 2
 
     @Option(help: "Font file for the contact sheet's captions (default DejaVu Sans).")
     var font: String?
 
-    @Option(name: .customLong("png-level"), help: "PNG zlib compression level of the contact sheet, 0–9.")
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: "PNG zlib compression level of the contact sheet, 0–9.")
     var pngLevel: Int = 6
 
     func validate() throws {

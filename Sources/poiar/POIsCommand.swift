@@ -54,19 +54,22 @@ struct POIsCommand: ParsableCommand {
 
         @Option(help: "The poiar database (or any POI source, imported into a cache beside it).")
         var db: String
-        @Option(help: "Query point LAT,LON.")
+        @Option(parsing: .unconditional, help: "Query point LAT,LON.")
         var near: String
-        @Option(help: "Radius, metres.")
+        @Option(parsing: .unconditional, help: "Radius, metres.")
         var radius: Double = 1500
         @Option(help: "Categories, comma-separated (a POI matches when any of its categories does). Default: all.")
         var filter: String?
-        @Option(help: "At most this many results.")
+        @Option(parsing: .unconditional, help: "At most this many results.")
         var limit: Int?
         @Option(help: "Language code: names from the name:<lang> tag when a POI has one (e.g. sv).")
         var lang: String?
 
         func validate() throws {
             if let lang { _ = try parseLanguage(lang) }
+            _ = try parseNear(near)
+            if !(radius >= 0 && radius.isFinite) { throw ValidationError("--radius: expected metres ≥ 0, got \(radius)") }
+            if let limit, limit < 0 { throw ValidationError("--limit: expected a count ≥ 0, got \(limit)") }
         }
 
         func run() throws {
@@ -175,9 +178,9 @@ struct POIsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fetch POIs around a point from Overpass or Google Places into a poiar database (cached: an area fetched before is not fetched again).")
 
-        @Option(help: "Centre LAT,LON.")
+        @Option(parsing: .unconditional, help: "Centre LAT,LON.")
         var near: String
-        @Option(help: "Radius, metres.")
+        @Option(parsing: .unconditional, help: "Radius, metres.")
         var radius: Double = 1500
         @Option(help: "Categories, comma-separated. Default: all the source can ask for.")
         var filter: String?
@@ -189,7 +192,7 @@ struct POIsCommand: ParsableCommand {
         var db: String
         @Flag(help: "Fetch even when an earlier fetch covers the area.")
         var refresh = false
-        @Option(help: "Seconds to wait for each HTTP request.")
+        @Option(parsing: .unconditional, help: "Seconds to wait for each HTTP request.")
         var timeout: Double = 60
 
         func validate() throws {
@@ -220,19 +223,19 @@ struct POIsCommand: ParsableCommand {
 
         @Option(help: "The poiar database.")
         var db: String
-        @Option(help: "Centre of the area the query points are drawn from, LAT,LON.")
+        @Option(parsing: .unconditional, help: "Centre of the area the query points are drawn from, LAT,LON.")
         var near: String
-        @Option(help: "Query points are uniform in a disc of this radius (m) around --near.")
+        @Option(parsing: .unconditional, help: "Query points are uniform in a disc of this radius (m) around --near.")
         var spread: Double = 3000
-        @Option(help: "Query radius, metres.")
+        @Option(parsing: .unconditional, help: "Query radius, metres.")
         var radius: Double = 1500
         @Option(help: "Each query asks for one category drawn from these (comma-separated). Default: no filter.")
         var filter: String?
-        @Option(help: "Number of timed queries.")
+        @Option(parsing: .unconditional, help: "Number of timed queries.")
         var queries: Int = 10000
         @Option(help: "Indexes to time, comma-separated: cell (poiar's), cell-cold (its row cache emptied before each query), rtree, rtree2d.")
         var index: String = "cell"
-        @Option(help: "Random seed.")
+        @Option(parsing: .unconditional, help: "Random seed.")
         var seed: UInt64 = 1
 
         func validate() throws {

@@ -28,7 +28,7 @@ struct PoseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the filter's inner state per gyro sample to this CSV.", visibility: .hidden))
     var trace: String?
 
-    @Option(name: .customLong("bench-filter"),
+    @Option(name: .customLong("bench-filter"), parsing: .unconditional,
             help: ArgumentHelp("Time N passes of the filter alone over the log held in memory; write no poses.", visibility: .hidden))
     var benchFilter: Int?
 

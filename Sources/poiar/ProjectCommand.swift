@@ -11,23 +11,23 @@ struct ProjectCommand: ParsableCommand {
         commandName: "project",
         abstract: "Project the POIs around one pose: print its frame-manifest object (and render it with --png).")
 
-    @Option(help: "Device position LAT,LON[,ALT] (degrees, metres above the WGS84 ellipsoid).")
+    @Option(parsing: .unconditional, help: "Device position LAT,LON[,ALT] (degrees, metres above the WGS84 ellipsoid).")
     var at: String
 
-    @Option(help: "Heading of the back camera, degrees clockwise from north.")
+    @Option(parsing: .unconditional, help: "Heading of the back camera, degrees clockwise from north.")
     var heading: Double?
-    @Option(help: "Pitch of the back camera above the horizon, degrees.")
+    @Option(parsing: .unconditional, help: "Pitch of the back camera above the horizon, degrees.")
     var pitch: Double?
-    @Option(help: "Roll about the optical axis, degrees (+ clockwise as the user sees the screen).")
+    @Option(parsing: .unconditional, help: "Roll about the optical axis, degrees (+ clockwise as the user sees the screen).")
     var roll: Double?
-    @Option(help: "Attitude quaternion W,X,Y,Z (device → ENU), instead of heading/pitch/roll.")
+    @Option(parsing: .unconditional, help: "Attitude quaternion W,X,Y,Z (device → ENU), instead of heading/pitch/roll.")
     var quat: String?
 
     @Option(help: "Image size WIDTHxHEIGHT.")
     var size: String?
-    @Option(help: "Horizontal field of view, degrees.")
+    @Option(parsing: .unconditional, help: "Horizontal field of view, degrees.")
     var hfov: Double?
-    @Option(help: "Intrinsics FX,FY,CX,CY in pixels.")
+    @Option(parsing: .unconditional, help: "Intrinsics FX,FY,CX,CY in pixels.")
     var intrinsics: String?
     @Option(help: "Camera JSON.")
     var camera: String?
@@ -37,15 +37,15 @@ struct ProjectCommand: ParsableCommand {
 
     @Option(help: "Categories to show, comma-separated. Default: all.")
     var filter: String?
-    @Option(help: "Search radius, metres.")
+    @Option(parsing: .unconditional, help: "Search radius, metres.")
     var radius: Double = 1500
-    @Option(name: .customLong("max-visible"), help: "At most this many labels, nearest first.")
+    @Option(name: .customLong("max-visible"), parsing: .unconditional, help: "At most this many labels, nearest first.")
     var maxVisible: Int = 100
     @Option(help: "Also render the frame to this PNG.")
     var png: String?
     @Option(help: "Still image to draw under the labels (with --png).")
     var still: String?
-    @Option(name: .customLong("max-still-pixels"),
+    @Option(name: .customLong("max-still-pixels"), parsing: .unconditional,
             help: "Refuse a still with more pixels than this (width × height, read from its header before decoding).")
     var maxStillPixels: Int = defaultMaxStillPixels
     @Option(help: "Font file for regular text.")
@@ -114,7 +114,7 @@ struct ProjectCommand: ParsableCommand {
                                        secondLine: annotationOptions.secondLine, clock: false)
             let record = try SingleFrame.record(location: location, pose: pose, camera: cam, db: db,
                                                 categories: categories, radius: radius, layout: layoutOptions,
-                                                annotation: annotationOptions, style: style, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
+                                                annotation: annotationOptions, style: style, overlay: overlay, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
                                                 still: still)
             print(record.jsonLine)
             if let png {

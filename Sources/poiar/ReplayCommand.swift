@@ -19,10 +19,14 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var poiFetch: ReplayFetchArguments
 
+    @Option(parsing: .unconditional,
+            help: "Where the recording was made, LAT,LON[,ALT] (degrees; metres above the WGS84 ellipsoid): the device stays there, for recordings without GPS (true north from it too).")
+    var at: String?
+
     @Option(help: "Output folder. Default: Output/<log name>/. With several logs: OUT/<log name>/ for each.")
     var out: String?
 
-    @Option(help: "Horizontal field of view of a centred pinhole camera, degrees.")
+    @Option(parsing: .unconditional, help: "Horizontal field of view of a centred pinhole camera, degrees.")
     var hfov: Double?
 
     @Option(help: "Camera JSON (intrinsics, optional distortion). Default: the log's `# camera:` line.")
@@ -31,16 +35,16 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Output size WIDTHxHEIGHT (intrinsics of a camera JSON scale with it).")
     var size: String?
 
-    @Option(help: "Search radius around the device, metres.")
+    @Option(parsing: .unconditional, help: "Search radius around the device, metres.")
     var radius: Double = 1500
 
-    @Option(name: .customLong("max-visible"), help: "At most this many labels per frame, nearest first.")
+    @Option(name: .customLong("max-visible"), parsing: .unconditional, help: "At most this many labels per frame, nearest first.")
     var maxVisible: Int = 100
 
-    @Option(help: "Frames per second for logs without frame rows.")
+    @Option(parsing: .unconditional, help: "Frames per second for logs without frame rows.")
     var fps: Double = 2
 
-    @Option(help: "Frames rendered in parallel (output identical to one job).")
+    @Option(parsing: .unconditional, help: "Frames rendered in parallel (output identical to one job).")
     var jobs: Int = 1
 
     @Flag(help: "Keep magnetic north instead of true north.")
@@ -55,7 +59,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("bold-font"), help: "Font file for the labels' names (default DejaVu Sans Bold).")
     var boldFont: String?
 
-    @Option(name: .customLong("png-level"), help: "PNG zlib compression level, 0–9.")
+    @Option(name: .customLong("png-level"), parsing: .unconditional, help: "PNG zlib compression level, 0–9.")
     var pngLevel: Int = 6
 
     @OptionGroup var layout: LayoutArguments
@@ -70,6 +74,10 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")
     var stats = false
 
+    @Flag(name: .customLong("no-flat-map"),
+          help: "Keep the camera view when the phone points at the ground (default: such frames show a map around the device; docs/phone.md).")
+    var noFlatMap = false
+
     func validate() throws {
         if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
@@ -80,6 +88,7 @@ struct ReplayCommand: ParsableCommand {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
         if let size { _ = try parseSize(size, option: "--size") }
+        if let at { _ = try parseCoordinate(at, option: "--at", altitude: true) }
         try layout.validate()
         try batch.validate()
     }
@@ -117,6 +126,7 @@ struct ReplayCommand: ParsableCommand {
         options.language = poiFetch.lang
         options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius
+        options.fixedPosition = try at.map { try parseCoordinate($0, option: "--at", altitude: true) }
         options.maxVisible = maxVisible
         options.fps = fps
         options.jobs = jobs
@@ -128,6 +138,7 @@ struct ReplayCommand: ParsableCommand {
         try layout.apply(to: &options.layout, &options.annotation, radius: radius)
         try overlay.apply(to: &options)
         options.calm = !noCalm
+        options.flatMap = !noFlatMap
         options.batch = batch.options
         let engine = ReplayEngine(options: options, notice: { printNotice($0) })
         if let reporter = batch.progressReporter(label: label) {
@@ -135,6 +146,7 @@ struct ReplayCommand: ParsableCommand {
         }
         let summary = try engine.run()
         if stats { printNotice(summary.stats.description) }
+        printNotice(summary.outcomes.description)
         printNotice(summary.report)
     }
 }

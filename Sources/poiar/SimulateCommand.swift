@@ -13,7 +13,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The path: a GeoJSON file with a LineString (or Point) feature or geometry.")
     var path: String?
 
-    @Option(help: "The path as \"LAT,LON;LAT,LON;…\" (degrees).")
+    @Option(parsing: .unconditional, help: "The path as \"LAT,LON;LAT,LON;…\" (degrees).")
     var waypoints: String?
 
     @Option(help: "What the phone does: look-around, walking, pocket, or a script file (JSON, poiar-sim-script/1).")
@@ -28,43 +28,43 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Also write the true track at frame times (time,lat,lon,alt,heading_deg,pitch_deg,roll_deg) to this CSV.")
     var track: String?
 
-    @Option(help: "Length of the log, s. Default: 60 for look-around, the walk's or the script's own length otherwise.")
+    @Option(parsing: .unconditional, help: "Length of the log, s. Default: 60 for look-around, the walk's or the script's own length otherwise.")
     var duration: Double?
 
-    @Option(help: "Seed of the noise and of the motion's phases (default 1).")
+    @Option(parsing: .unconditional, help: "Seed of the noise and of the motion's phases (default 1).")
     var seed: UInt64?
 
-    @Option(help: "Synthetic frame rows per second (0: none; default 2).")
+    @Option(parsing: .unconditional, help: "Synthetic frame rows per second (0: none; default 2).")
     var fps: Double?
 
-    @Option(name: .customLong("gyro-noise"), help: "Gyro white noise, rad/s (standard deviation; default 0.003).")
+    @Option(name: .customLong("gyro-noise"), parsing: .unconditional, help: "Gyro white noise, rad/s (standard deviation; default 0.003).")
     var gyroNoise: Double?
 
-    @Option(name: .customLong("gyro-bias"), help: "Constant gyro bias X,Y,Z, rad/s.")
+    @Option(name: .customLong("gyro-bias"), parsing: .unconditional, help: "Constant gyro bias X,Y,Z, rad/s.")
     var gyroBias: String?
 
-    @Option(name: .customLong("accel-noise"), help: "Accelerometer white noise, m/s² (default 0.05).")
+    @Option(name: .customLong("accel-noise"), parsing: .unconditional, help: "Accelerometer white noise, m/s² (default 0.05).")
     var accelNoise: Double?
 
-    @Option(name: .customLong("mag-noise"), help: "Magnetometer white noise, µT (default 0.3).")
+    @Option(name: .customLong("mag-noise"), parsing: .unconditional, help: "Magnetometer white noise, µT (default 0.3).")
     var magNoise: Double?
 
-    @Option(name: .customLong("hard-iron"), help: "Hard-iron offset X,Y,Z added to every mag sample, µT (device frame).")
+    @Option(name: .customLong("hard-iron"), parsing: .unconditional, help: "Hard-iron offset X,Y,Z added to every mag sample, µT (device frame).")
     var hardIron: String?
 
-    @Option(name: .customLong("mag-disturbance"), help: "T0,T1,UT: from T0 to T1 s an extra horizontal field of UT µT pointing east (repeatable).")
+    @Option(name: .customLong("mag-disturbance"), parsing: .unconditionalSingleValue, help: "T0,T1,UT: from T0 to T1 s an extra horizontal field of UT µT pointing east (repeatable).")
     var magDisturbance: [String] = []
 
-    @Option(name: .customLong("gps-noise"), help: "GPS error, m: the 68 % horizontal radius (slowly varying), also the fixes' accuracy (default 3).")
+    @Option(name: .customLong("gps-noise"), parsing: .unconditional, help: "GPS error, m: the 68 % horizontal radius (slowly varying), also the fixes' accuracy (default 3).")
     var gpsNoise: Double?
 
-    @Option(name: .customLong("gps-noise-variation"), help: "How much the GPS error and accuracy vary over time, a fraction 0…0.9 of --gps-noise (default 0).")
+    @Option(name: .customLong("gps-noise-variation"), parsing: .unconditional, help: "How much the GPS error and accuracy vary over time, a fraction 0…0.9 of --gps-noise (default 0).")
     var gpsNoiseVariation: Double?
 
-    @Option(name: .customLong("gps-outage"), help: "T0,T1: no GPS fixes from T0 to T1 s (repeatable).")
+    @Option(name: .customLong("gps-outage"), parsing: .unconditionalSingleValue, help: "T0,T1: no GPS fixes from T0 to T1 s (repeatable).")
     var gpsOutage: [String] = []
 
-    @Option(name: .customLong("gps-bad"), help: "T0,T1: the fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).")
+    @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: "T0,T1: the fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).")
     var gpsBad: [String] = []
 
     @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s). Default in-order.")

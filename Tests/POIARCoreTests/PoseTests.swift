@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import POIARCore
 
@@ -51,5 +52,52 @@ import Testing
         #expect(back.angle(to: q) < 1e-9)
         let v = Vector3(0.3, -2, 5)
         #expect((q.rotate(v) - q.matrix * v).norm < 1e-12)
+    }
+}
+
+/// `Pose.facingAzimuth`: the camera's azimuth upright, the top edge's lying flat, no jump between.
+@Suite struct FacingAzimuthTests {
+    func difference(_ a: Double, _ b: Double) -> Double {
+        var d = (a - b).truncatingRemainder(dividingBy: 360)
+        if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+        return abs(d)
+    }
+
+    @Test func uprightItIsTheCamerasHeadingWhateverTheRoll() throws {
+        for heading in stride(from: 0.0, to: 360, by: 37) {
+            for roll in [-30.0, 0, 15, 45] {
+                let facing = try #require(Pose(headingDeg: heading, pitchDeg: 0, rollDeg: roll).facingAzimuth())
+                #expect(difference(facing, heading) < 1e-9)
+            }
+        }
+    }
+
+    @Test func flatItIsTheTopEdgesAzimuth() throws {
+        // Camera straight down, top edge toward `heading` (the pose CSV's heading, continued).
+        for heading in stride(from: 5.0, to: 360, by: 41) {
+            let pose = Pose(headingDeg: heading, pitchDeg: -90, rollDeg: 0)
+            let top = pose.orientation.rotate(Vector3(0, 1, 0))
+            let topAzimuth = wrap360(degrees(atan2(top.x, top.y)))
+            #expect(difference(try #require(pose.facingAzimuth()), topAzimuth) < 1e-6)
+            #expect(difference(topAzimuth, heading) < 1e-6)
+        }
+        // In landscape the image's top is the device's +x or −x edge.
+        let landscape = Pose(headingDeg: 80, pitchDeg: -90, rollDeg: 90)
+        let up = Vector3(-1, 0, 0), top = landscape.orientation.rotate(up)
+        #expect(difference(try #require(landscape.facingAzimuth(imageUp: up)), wrap360(degrees(atan2(top.x, top.y)))) < 1e-6)
+    }
+
+    @Test func tiltingFromUprightToFlatNeverJumps() throws {
+        // With some roll the camera's heading swings as the pitch nears −90°; the facing
+        // azimuth moves by a small step for a small tilt.
+        for roll in [0.0, 10, -25] {
+            var last: Double?
+            for i in 0...900 {
+                let pitch = -Double(i) / 10
+                let facing = try #require(Pose(headingDeg: 120, pitchDeg: pitch, rollDeg: roll).facingAzimuth())
+                if let last { #expect(difference(facing, last) < 0.5, "roll \(roll), pitch \(pitch)") }
+                last = facing
+            }
+        }
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import Geodesy
+import POIARCore
+import POIStore
+import Rendering
+
+/// What a frame shows while the phone points at the ground (`FlatViewSwitch`): a north-up map
+/// centred on the device, `metresAcross` across the frame's shorter side, with the base map
+/// of the POI source (streets, buildings; a grid for other sources), the track walked so
+/// far, the device as a blue dot with a cone toward where the user faces (`facingAzimuth`),
+/// and the frame's POIs as category badges, the nearest `labelledPlaces` named.
+///
+/// Built once per replay: the base map is kept only near the track and in a fixed local
+/// east/north frame, so a frame costs a shift and a scale of the features in view.
+public struct FlatPhoneMap: Sendable {
+    /// Ground metres across the frame's shorter side (±150 m around the device: a few
+    /// blocks, the distance a pedestrian judges by eye).
+    public static let metresAcross = 300.0
+    /// How many of the nearest POIs on the map are named.
+    public static let labelledPlaces = 8
+
+    struct Feature: Sendable {
+        var kind: MapFeature.Kind
+        var points: [(e: Double, n: Double)]
+        var minE: Double, maxE: Double, minN: Double, maxN: Double
+    }
+
+    private let plane: LocalTangentPlane
+    private let features: [Feature]
+    private let hasBaseMap: Bool
+    private let fixes: [(time: Double, e: Double, n: Double)]
+
+    /// - Parameters:
+    ///   - baseMap: the POI source's streets and buildings (nil: a grid); only those within
+    ///     `metresAcross` of the track are kept.
+    ///   - track: the replay's GPS track.
+    public init(baseMap: [MapFeature]?, track: GPSTrack) {
+        let first = track.fixes.first?.coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
+        let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: first.latitude, longitude: first.longitude, altitude: 0))
+        func en(_ c: GeoCoordinate) -> (e: Double, n: Double) {
+            let v = plane.enu(GeoCoordinate(latitude: c.latitude, longitude: c.longitude, altitude: 0))
+            return (v.x, v.y)
+        }
+        let fixes = track.fixes.map { f -> (time: Double, e: Double, n: Double) in
+            let p = en(f.coordinate)
+            return (f.time, p.e, p.n)
+        }
+        let reach = Self.metresAcross
+        let minE = (fixes.map(\.e).min() ?? 0) - reach, maxE = (fixes.map(\.e).max() ?? 0) + reach
+        let minN = (fixes.map(\.n).min() ?? 0) - reach, maxN = (fixes.map(\.n).max() ?? 0) + reach
+        var kept: [Feature] = []
+        for feature in baseMap ?? [] {
+            let points = feature.points.map(en)
+            let es = points.map(\.e), ns = points.map(\.n)
+            guard let e0 = es.min(), let e1 = es.max(), let n0 = ns.min(), let n1 = ns.max(),
+                  e1 >= minE, e0 <= maxE, n1 >= minN, n0 <= maxN else { continue }
+            kept.append(Feature(kind: feature.kind, points: points, minE: e0, maxE: e1, minN: n0, maxN: n1))
+        }
+        self.plane = plane
+        self.features = kept
+        self.hasBaseMap = baseMap != nil
+        self.fixes = fixes
+    }
+
+    /// The map for `record`, drawn `width` × `height`, the cone `halfAngleDeg` either side of
+    /// `facing` (degrees from north; nil: no cone).
+    public func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+        let metresPerPixel = Self.metresAcross / Double(min(width, height))
+        let here = plane.enu(GeoCoordinate(latitude: record.location.coordinate.latitude,
+                                           longitude: record.location.coordinate.longitude, altitude: 0))
+        let halfE = Double(width) / 2 * metresPerPixel, halfN = Double(height) / 2 * metresPerPixel
+        func pixel(_ e: Double, _ n: Double) -> Point2 {
+            Point2(Double(width) / 2 + (e - here.x) / metresPerPixel, Double(height) / 2 - (n - here.y) / metresPerPixel)
+        }
+        var map = MapDrawing(width: width, height: height, metresPerPixel: metresPerPixel, hasBaseMap: hasBaseMap)
+        for f in features where f.maxE >= here.x - halfE && f.minE <= here.x + halfE && f.maxN >= here.y - halfN && f.minN <= here.y + halfN {
+            map.add(f.kind, points: f.points.map { pixel($0.e, $0.n) })
+        }
+        map.track = fixes.prefix { $0.time <= record.time }.map { pixel($0.e, $0.n) } + [pixel(here.x, here.y)]
+        let centre = pixel(here.x, here.y)
+        if let facing {
+            map.cones = [.init(apex: centre, heading: facing, halfAngle: halfAngleDeg, length: Double(min(width, height)) / 5)]
+        }
+        map.position = centre
+        // POIs on the map, the nearest drawn last (on top) and named first.
+        let onMap = record.annotations.compactMap { a -> (FrameAnnotation, Point2)? in
+            let v = plane.enu(GeoCoordinate(latitude: a.poi.coordinate.latitude, longitude: a.poi.coordinate.longitude, altitude: 0))
+            let p = pixel(v.x, v.y)
+            guard p.x >= 0, p.y >= 0, p.x <= Double(width), p.y <= Double(height) else { return nil }
+            return (a, p)
+        }  // nearest first, as the annotations are
+        let named = Set(onMap.prefix(Self.labelledPlaces).map(\.0.poi.id))
+        map.places = onMap.reversed().map { a, p in
+            MapDrawing.Place(point: p, category: a.poi.category,
+                             label: named.contains(a.poi.id) ? "\(a.poi.labelText) · \(formatDistance(a.distance))" : nil)
+        }
+        let osm = hasBaseMap || record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
+        map.attribution = osm ? "© OpenStreetMap contributors" : nil
+        map.caption = "Phone pointing down: map view"
+        return map
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import POIARCore
+import Projection
+
+/// What a frame showed, and for a frame without a label, why: the replay's closing summary
+/// counts them, so a run that labels nothing says what to change.
+public enum FrameOutcome: Int, CaseIterable, Sendable {
+    /// At least one card drawn over the camera view.
+    case labelled
+    /// Drawn as a map: the phone pointed at the ground (`FlatViewSwitch`).
+    case mapView
+    /// No POI of the chosen categories within the search radius.
+    case noPOIInRange
+    /// The whole image lies below the horizon (and the map view is off).
+    case facingGround
+    /// The whole image lies above the horizon.
+    case facingSky
+    /// POIs in range, none of them in the camera's field of view.
+    case outOfView
+    /// POIs in view, but the layout drew none (`--max-distance`, `--max-stack`,
+    /// `--max-visible`, or no room clear of the HUD).
+    case hiddenByLayout
+
+    /// The outcome of a drawn frame.
+    public init(_ record: FrameRecord) {
+        if record.isMapView { self = .mapView; return }
+        if record.annotations.contains(where: \.visible) { self = .labelled; return }
+        if record.annotations.isEmpty { self = .noPOIInRange; return }
+        let projection = CameraProjection(camera: record.camera, pose: record.pose)
+        let w = Double(record.camera.width), h = Double(record.camera.height)
+        let corners = [Point2(0, 0), Point2(w, 0), Point2(0, h), Point2(w, h)].map { projection.horizonValue(at: $0) }
+        if corners.allSatisfy({ $0 < 0 }) { self = .facingGround; return }
+        if corners.allSatisfy({ $0 > 0 }) { self = .facingSky; return }
+        let inView = record.annotations.contains { a in
+            guard let p = a.anchor else { return false }
+            return p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h
+        }
+        self = inView ? .hiddenByLayout : .outOfView
+    }
+
+    /// How the summary names frames without labels for this reason.
+    func reason(radius: Double) -> String {
+        switch self {
+        case .labelled: return "with labels"
+        case .mapView: return "as a map (phone pointing down)"
+        case .noPOIInRange: return "no POI within \(formatDistance(radius))"
+        case .facingGround: return "camera facing the ground"
+        case .facingSky: return "camera facing the sky"
+        case .outOfView: return "POIs in range but out of view"
+        case .hiddenByLayout: return "POIs in view but no label fitted (--max-distance, --max-stack, --max-visible)"
+        }
+    }
+}
+
+/// How many frames had each outcome.
+public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
+    public private(set) var counts = [Int](repeating: 0, count: FrameOutcome.allCases.count)
+    /// The search radius, metres (for the words of `noPOIInRange`).
+    public var radius: Double
+
+    public init(radius: Double) { self.radius = radius }
+
+    public mutating func add(_ outcome: FrameOutcome) { counts[outcome.rawValue] += 1 }
+
+    public subscript(_ outcome: FrameOutcome) -> Int { counts[outcome.rawValue] }
+
+    public var total: Int { counts.reduce(0, +) }
+
+    /// "446 frames: 380 with labels, 40 as a map (phone pointing down); 26 without a label: 10
+    /// no POI within 1.5 km, 16 POIs in range but out of view".
+    public var description: String {
+        var shown: [String] = []
+        for o in [FrameOutcome.labelled, .mapView] where self[o] > 0 || o == .labelled {
+            shown.append("\(self[o]) \(o.reason(radius: radius))")
+        }
+        let unlabelled = FrameOutcome.allCases.filter { $0 != .labelled && $0 != .mapView && self[$0] > 0 }
+        var text = "\(total) frame\(total == 1 ? "" : "s"): " + shown.joined(separator: ", ")
+        if !unlabelled.isEmpty {
+            let n = unlabelled.map { self[$0] }.reduce(0, +)
+            text += "; \(n) without a label: " + unlabelled.map { "\(self[$0]) \($0.reason(radius: radius))" }.joined(separator: ", ")
+        }
+        return text
+    }
+}
