@@ -1,0 +1,142 @@
+import Foundation
+import Geodesy
+import POIARCore
+
+/// Heading from the GPS course, for a recording without a usable magnetometer: the attitude is
+/// fused from the gyroscope and accelerometer (tilt true, heading relative: it starts at an
+/// arbitrary azimuth and drifts slowly with the gyro's residual bias), and while the user
+/// moves, the direction they face is assumed to be the direction of travel. The offset
+/// between the two, δ(t) = course − facing, is estimated continuously and added to the
+/// heading (`CourseAlignment.Correction`).
+///
+/// - Course: from pairs of GPS fixes at least `minDisplacement` apart (and `accuracyMultiple`
+///   times their stated accuracy, so the noise of the two fixes turns the bearing by about
+///   √2/5 rad ≈ 16° at one sigma, less for most pairs), at most
+///   `maxSpan` seconds apart, at a speed of at least `minSpeed` (standing still, or creeping
+///   in a car park, gives no course). Each pair gives one course sample at its middle time.
+/// - Offset: at knots every `knotSpacing` seconds, a robust circular mean of the samples'
+///   δ weighted by a Gaussian in time (σ = `smoothing`): a user who looks at a shop window
+///   for a few seconds while walking on does not turn the whole heading, and the gyro's slow
+///   drift is followed. Two re-weightings (Tukey's biweight, c = `outlierScaleDeg`) drop the
+///   samples taken while looking aside. Between knots δ is interpolated linearly; before the
+///   first and after the last it is held.
+public enum CourseAlignment {
+    public static let minSpeed = 1.0           // m/s: a slow walk is 1.1–1.4
+    public static let minDisplacement = 8.0    // m
+    public static let accuracyMultiple = 5.0
+    public static let maxSpan = 30.0           // s
+    public static let knotSpacing = 5.0        // s
+    public static let smoothing = 20.0         // s
+    public static let outlierScaleDeg = 60.0   // deg
+
+    /// One course sample: the direction of travel at `time` (degrees from north).
+    public struct CourseSample: Sendable, Equatable {
+        public var time: Double
+        public var courseDeg: Double
+        public var speed: Double
+    }
+
+    /// δ(t) at knots, degrees (unwrapped: consecutive knots differ by less than 180°).
+    public struct Correction: Sendable {
+        public var knots: [(time: Double, offsetDeg: Double)]
+        /// Course samples used, and how far the corrected facing direction stays from them.
+        public var samples: Int
+        public var medianResidualDeg: Double
+
+        /// δ at `time`, degrees.
+        public func offset(at time: Double) -> Double {
+            guard let first = knots.first, let last = knots.last else { return 0 }
+            if time <= first.time { return first.offsetDeg }
+            if time >= last.time { return last.offsetDeg }
+            var lo = 0, hi = knots.count - 1
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2
+                if knots[mid].time <= time { lo = mid } else { hi = mid }
+            }
+            let a = knots[lo], b = knots[hi]
+            return a.offsetDeg + (b.offsetDeg - a.offsetDeg) * (time - a.time) / (b.time - a.time)
+        }
+
+        /// The attitude turned about the vertical so that its azimuths grow by δ(time).
+        public func apply(_ q: Quaternion, at time: Double) -> Quaternion {
+            // A rotation about up by +θ turns azimuths (clockwise from north) by −θ.
+            Quaternion(axis: Vector3(0, 0, 1), angle: -offset(at: time) * .pi / 180) * q
+        }
+    }
+
+    /// Course samples from GPS fixes in time order.
+    public static func courses(_ fixes: [GPSFix]) -> [CourseSample] {
+        var out: [CourseSample] = []
+        var j = 0
+        for i in fixes.indices {
+            let a = fixes[i]
+            let need = max(minDisplacement, accuracyMultiple * (a.horizontalAccuracy ?? 0))
+            if j <= i { j = i + 1 }
+            while j < fixes.count {
+                let b = fixes[j]
+                if b.time - a.time > maxSpan { break }
+                let d = geodesicInverse(from: a.coordinate, to: b.coordinate)
+                if d.distance >= max(need, accuracyMultiple * (b.horizontalAccuracy ?? 0)) {
+                    let speed = d.distance / (b.time - a.time)
+                    if speed >= minSpeed {
+                        out.append(CourseSample(time: (a.time + b.time) / 2, courseDeg: d.azimuthDeg, speed: speed))
+                    }
+                    break
+                }
+                j += 1
+            }
+        }
+        return out
+    }
+
+    /// The correction for a relative heading `facing(t)` (degrees, the direction the user
+    /// faces by the fused attitude) against the course samples; nil when there are fewer than
+    /// `minSamples` (the recording hardly moves).
+    public static func estimate(courses: [CourseSample], facing: (Double) -> Double?, minSamples: Int = 5) -> Correction? {
+        var samples: [(t: Double, delta: Double)] = []
+        for c in courses {
+            guard let f = facing(c.time) else { continue }
+            samples.append((c.time, wrap180(c.courseDeg - f)))
+        }
+        guard samples.count >= minSamples, let t0 = samples.first?.t, let t1 = samples.last?.t else { return nil }
+        var knots: [(time: Double, offsetDeg: Double)] = []
+        var t = t0
+        while true {
+            if let d = robustMean(samples, at: t) { knots.append((t, d)) }
+            if t >= t1 { break }
+            t = min(t1, t + knotSpacing)
+        }
+        guard !knots.isEmpty else { return nil }
+        // Unwrap, so interpolation between knots never goes the long way round.
+        for k in 1..<knots.count {
+            knots[k].offsetDeg = knots[k - 1].offsetDeg + wrap180(knots[k].offsetDeg - knots[k - 1].offsetDeg)
+        }
+        var correction = Correction(knots: knots, samples: samples.count, medianResidualDeg: 0)
+        let residuals = samples.map { abs(wrap180($0.delta - correction.offset(at: $0.t))) }.sorted()
+        correction.medianResidualDeg = residuals[residuals.count / 2]
+        return correction
+    }
+
+    /// The Gaussian-weighted circular mean of δ around `time`, re-weighted twice with Tukey's
+    /// biweight about the current estimate; nil when no sample is near enough to weigh.
+    static func robustMean(_ samples: [(t: Double, delta: Double)], at time: Double) -> Double? {
+        let near = samples.filter { abs($0.t - time) <= 4 * smoothing }
+        guard !near.isEmpty else { return nil }
+        let timeWeights = near.map { exp(-0.5 * pow(($0.t - time) / smoothing, 2)) }
+        var estimate: Double?
+        for _ in 0..<3 {
+            var sx = 0.0, sy = 0.0
+            for (k, s) in near.enumerated() {
+                var w = timeWeights[k]
+                if let e = estimate {
+                    let u = wrap180(s.delta - e) / outlierScaleDeg
+                    w *= abs(u) < 1 ? (1 - u * u) * (1 - u * u) : 0
+                }
+                sx += w * sin(s.delta * .pi / 180); sy += w * cos(s.delta * .pi / 180)
+            }
+            guard hypot(sx, sy) > 1e-9 else { return estimate }
+            estimate = atan2(sx, sy) * 180 / .pi
+        }
+        return estimate
+    }
+}
