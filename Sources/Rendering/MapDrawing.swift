@@ -224,23 +224,24 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
         rgb((1, 1, 1)); cairo_arc(cr, p.x, p.y, 10 * s, 0, 2 * .pi); cairo_fill(cr)
         rgb((0.10, 0.45, 0.91)); cairo_arc(cr, p.x, p.y, 7.5 * s, 0, 2 * .pi); cairo_fill(cr)
     }
-    try drawPlaceLabels(map, badgeDiameter: d, scale: s, on: canvas)
-
-    try drawMapFurniture(map, scale: s, on: canvas)
+    let furniture = try MapFurniture(map, scale: s)
+    try drawPlaceLabels(map, badgeDiameter: d, avoiding: furniture.areas, scale: s, on: canvas)
+    drawMapFurniture(map, furniture, scale: s, on: canvas)
     return try canvas.image()
 }
 
 /// Names beside the labelled places' badges, right of the badge (else left), in a white
 /// halo; last place first (the one drawn on top), each only where it covers no name placed
-/// before it, no badge, and stays on the map.
-private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, scale s: Double, on canvas: CairoCanvas) throws {
+/// before it, no badge and none of the map's furniture, and stays on the map.
+private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoiding furniture: [Rect], scale s: Double,
+                             on canvas: CairoCanvas) throws {
     let labelled = map.places.reversed().filter { $0.label?.isEmpty == false }
     guard !labelled.isEmpty else { return }
     let cr = canvas.context
     let font = try FontLibrary.shared.scaled(try FontLibrary.shared.face(path: defaultBoldFontPath), 14 * s)
     var badges = map.places.map { Rect(x: $0.point.x - d / 2, y: $0.point.y - d / 2, width: d, height: d) }
     if let p = map.position { badges.append(Rect(x: p.x - 12 * s, y: p.y - 12 * s, width: 24 * s, height: 24 * s)) }
-    var taken: [Rect] = []
+    var taken = furniture
     let bounds = Rect(x: 0, y: 0, width: Double(map.width), height: Double(map.height))
     for place in labelled {
         let (text, width) = ellipsised(place.label!, font: font, maxWidth: Double(map.width) * 0.4)
@@ -284,37 +285,76 @@ func niceLength(atMost length: Double) -> Double {
     return decade
 }
 
-/// Scale bar (bottom left), north arrow (top right), attribution (bottom right).
-private func drawMapFurniture(_ map: MapDrawing, scale s: Double, on canvas: CairoCanvas) throws {
-    let cr = canvas.context
-    let regular = try FontLibrary.shared.face(path: defaultRegularFontPath)
-    let bold = try FontLibrary.shared.face(path: defaultBoldFontPath)
-    let font = try FontLibrary.shared.scaled(regular, 14 * s)
-    let boldFont = try FontLibrary.shared.scaled(bold, 16 * s)
-    let margin = MapDesign.margin * s
+/// Where the map's furniture goes: scale bar (bottom left), north arrow (top right), caption
+/// (top centre), attribution (bottom right). Drawing and the place labels (which keep out of
+/// it) both use it.
+struct MapFurniture {
+    let font: ScaledFont
+    let boldFont: ScaledFont
+    let margin: Double
+    /// The scale bar's length in metres and pixels, its label, and its white box.
+    let metres: Double, length: Double, label: String, scaleBox: Rect
+    let northBox: Rect
+    let caption: (text: String, box: Rect)?
+    let attribution: (text: String, box: Rect)?
 
-    // Scale bar: a round length near a fifth of the width, in alternating black and white halves.
-    let metres = niceLength(atMost: Double(map.width) * 0.2 * map.metresPerPixel)
-    let length = metres / map.metresPerPixel
-    let label = metres >= 1000 ? "\(metres / 1000 == (metres / 1000).rounded() ? String(Int(metres / 1000)) : String(metres / 1000)) km" : "\(Int(metres)) m"
+    init(_ map: MapDrawing, scale s: Double) throws {
+        let regular = try FontLibrary.shared.face(path: defaultRegularFontPath)
+        let bold = try FontLibrary.shared.face(path: defaultBoldFontPath)
+        font = try FontLibrary.shared.scaled(regular, 14 * s)
+        boldFont = try FontLibrary.shared.scaled(bold, 16 * s)
+        margin = MapDesign.margin * s
+        // A round length near a fifth of the width.
+        metres = niceLength(atMost: Double(map.width) * 0.2 * map.metresPerPixel)
+        length = metres / map.metresPerPixel
+        label = metres >= 1000 ? "\(metres / 1000 == (metres / 1000).rounded() ? String(Int(metres / 1000)) : String(metres / 1000)) km" : "\(Int(metres)) m"
+        let barHeight = 6 * s
+        let y0 = Double(map.height) - margin - 8 * s - barHeight
+        scaleBox = Rect(x: margin, y: y0 - font.ascent - 10 * s, width: length + 16 * s, height: font.ascent + font.descent + barHeight + 18 * s)
+        northBox = Rect(x: Double(map.width) - margin - 40 * s, y: margin, width: 40 * s, height: 64 * s)
+        if let text = map.caption, !text.isEmpty {
+            let (shown, width) = ellipsised(text, font: font, maxWidth: Double(map.width) - 2 * margin - 100 * s)
+            let w = (width + 20 * s).rounded(.up), h = (font.ascent + font.descent + 10 * s).rounded(.up)
+            caption = (shown, Rect(x: ((Double(map.width) - w) / 2).rounded(), y: margin, width: w, height: h))
+        } else {
+            caption = nil
+        }
+        if let text = map.attribution, !text.isEmpty {
+            let (shown, width) = ellipsised(text, font: font, maxWidth: Double(map.width) - 2 * margin)
+            let w = (width + 12 * s).rounded(.up), h = (font.ascent + font.descent + 6 * s).rounded(.up)
+            attribution = (shown, Rect(x: Double(map.width) - w, y: Double(map.height) - h, width: w, height: h))
+        } else {
+            attribution = nil
+        }
+    }
+
+    /// Every box the furniture covers.
+    var areas: [Rect] { [scaleBox, northBox] + [caption?.box, attribution?.box].compactMap { $0 } }
+}
+
+/// Draws the furniture (`MapFurniture`).
+private func drawMapFurniture(_ map: MapDrawing, _ f: MapFurniture, scale s: Double, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let font = f.font, boldFont = f.boldFont
+
+    // Scale bar in alternating black and white halves.
     let barHeight = 6 * s
-    let x0 = margin + 8 * s, y0 = Double(map.height) - margin - 8 * s - barHeight
-    canvas.roundedRectangle(Rect(x: margin, y: y0 - font.ascent - 10 * s, width: length + 16 * s,
-                                 height: font.ascent + font.descent + barHeight + 18 * s), radius: 4 * s)
+    let x0 = f.margin + 8 * s, y0 = Double(map.height) - f.margin - 8 * s - barHeight
+    canvas.roundedRectangle(f.scaleBox, radius: 4 * s)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
     cairo_fill(cr)
     canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
-    cairo_rectangle(cr, x0, y0, length, barHeight)
+    cairo_rectangle(cr, x0, y0, f.length, barHeight)
     cairo_fill(cr)
     canvas.setColour(red: 1, green: 1, blue: 1)
-    cairo_rectangle(cr, x0 + length / 2, y0 + 1 * s, length / 2 - 1 * s, barHeight - 2 * s)
+    cairo_rectangle(cr, x0 + f.length / 2, y0 + 1 * s, f.length / 2 - 1 * s, barHeight - 2 * s)
     cairo_fill(cr)
     canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
-    canvas.text(label, font: font, x: x0, y: y0 - 5 * s)
+    canvas.text(f.label, font: font, x: x0, y: y0 - 5 * s)
 
     // North arrow: a split arrowhead with N above it.
-    let cx = Double(map.width) - margin - 20 * s, top = margin + 4 * s
-    canvas.roundedRectangle(Rect(x: cx - 20 * s, y: margin, width: 40 * s, height: 64 * s), radius: 4 * s)
+    let cx = f.northBox.midX, top = f.margin + 4 * s
+    canvas.roundedRectangle(f.northBox, radius: 4 * s)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
     cairo_fill(cr)
     canvas.setColour(red: 0.1, green: 0.1, blue: 0.1)
@@ -327,26 +367,20 @@ private func drawMapFurniture(_ map: MapDrawing, scale s: Double, on canvas: Cai
     cairo_stroke(cr)
 
     // Caption: a dark pill at the top centre.
-    if let caption = map.caption, !caption.isEmpty {
-        let (shown, width) = ellipsised(caption, font: font, maxWidth: Double(map.width) - 2 * margin - 100 * s)
-        let w = (width + 20 * s).rounded(.up), h = (font.ascent + font.descent + 10 * s).rounded(.up)
-        let box = Rect(x: ((Double(map.width) - w) / 2).rounded(), y: margin, width: w, height: h)
-        canvas.roundedRectangle(box, radius: h / 2)
+    if let (text, box) = f.caption {
+        canvas.roundedRectangle(box, radius: box.height / 2)
         canvas.setColour(red: 0.07, green: 0.08, blue: 0.10, alpha: 0.75)
         cairo_fill(cr)
         canvas.setColour(red: 1, green: 1, blue: 1)
-        canvas.text(shown, font: font, x: box.x + 10 * s, y: box.y + 5 * s + font.ascent)
+        canvas.text(text, font: font, x: box.x + 10 * s, y: box.y + 5 * s + font.ascent)
     }
 
-    // Attribution.
-    if let text = map.attribution, !text.isEmpty {
-        let (shown, width) = ellipsised(text, font: font, maxWidth: Double(map.width) - 2 * margin)
-        let w = (width + 12 * s).rounded(.up), h = (font.ascent + font.descent + 6 * s).rounded(.up)
-        let x = Double(map.width) - w, y = Double(map.height) - h
-        canvas.roundedRectangle(Rect(x: x, y: y, width: w + 4 * s, height: h + 4 * s), radius: 4 * s)
+    // Attribution, its box running past the right and bottom edges.
+    if let (text, box) = f.attribution {
+        canvas.roundedRectangle(Rect(x: box.x, y: box.y, width: box.width + 4 * s, height: box.height + 4 * s), radius: 4 * s)
         canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.8)
         cairo_fill(cr)
         canvas.setColour(red: 0.2, green: 0.2, blue: 0.2)
-        canvas.text(shown, font: font, x: x + 6 * s, y: y + 3 * s + font.ascent)
+        canvas.text(text, font: font, x: box.x + 6 * s, y: box.y + 3 * s + font.ascent)
     }
 }

@@ -50,7 +50,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Keep magnetic north instead of true north.")
     var magnetic = false
 
-    @Option(help: "Date for the magnetic model, YYYY-MM-DD (for logs without start_utc; default: the log's start_utc, else today).")
+    @Option(help: "Date for the magnetic model, YYYY-MM-DD; given, it wins over the log's start_utc. Default: the log's start_utc, else today (with a notice).")
     var date: String?
 
     @Option(help: "Font file for the labels' regular text (default DejaVu Sans).")
