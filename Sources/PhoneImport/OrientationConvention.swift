@@ -109,8 +109,8 @@ enum OrientationCheck {
                     if hypot(f.x, f.y) > 1e-9 { azimuths.append(atan2(f.x, f.y) * 180 / .pi) }
                 }
             }
-            let (az, spread) = circularMedian(azimuths)
-            return Fit(conjugated: conjugated, tilt: median(tilts), azimuth: az, spread: spread)
+            let centre = circularMedianDeg(azimuths)
+            return Fit(conjugated: conjugated, tilt: median(tilts), azimuth: centre?.centre, spread: centre?.spread)
         }
         let mine = fit(documented.conjugated), other = fit(!documented.conjugated)
         func score(_ f: Fit) -> Double { f.tilt + (f.spread ?? 0) }
@@ -131,26 +131,26 @@ enum OrientationCheck {
         }
         guard spread <= maxFieldSpreadDeg else {
             unchecked.append("the magnetic field's azimuth varies too much (spread \(deg(spread))°) to check its heading: the documented heading frame and \(documented.north.rawValue) north are assumed")
-            return Result(convention: convention, tiltErrorDeg: chosen.tilt, fieldAzimuthDeg: wrap(azimuth - Double(documented.turns) * 90),
+            return Result(convention: convention, tiltErrorDeg: chosen.tilt, fieldAzimuthDeg: wrap180(azimuth - Double(documented.turns) * 90),
                           fieldSpreadDeg: spread, samples: samples.count, disagreements: disagreements, unchecked: unchecked)
         }
         // Rz(k·90°) turns the field's azimuth (clockwise from north) by −k·90°.
         let d = declinationDeg ?? 0
         func miss(_ k: Int) -> Double {
-            let r = wrap(azimuth - Double(k) * 90)
-            return min(abs(r), abs(wrap(r - d)))
+            let r = wrap180(azimuth - Double(k) * 90)
+            return min(abs(r), abs(wrap180(r - d)))
         }
         var best = documented.turns
         for k in 0..<4 where miss(k) < miss(best) { best = k }
-        let residual = wrap(azimuth - Double(best) * 90)
+        let residual = wrap180(azimuth - Double(best) * 90)
         if !OrientationConvention(conjugated: chosen.conjugated, quarterTurns: best, north: documented.north).sameFrame(convention) {
             disagreements.append("its heading frame is turned \(best * 90)° about up, not \(documented.turns * 90)° as documented (the field's azimuth is then \(deg(residual))°)")
         }
         convention.quarterTurns = best
-        let nearMagnetic = abs(residual) <= northToleranceDeg, nearTrue = abs(wrap(residual - d)) <= northToleranceDeg
+        let nearMagnetic = abs(residual) <= northToleranceDeg, nearTrue = abs(wrap180(residual - d)) <= northToleranceDeg
         if let declinationDeg, abs(declinationDeg) >= minDeclinationDeg {
             // The nearer north, when it is clearly nearer (outside the middle third between them).
-            let toMagnetic = abs(residual), toTrue = abs(wrap(residual - declinationDeg))
+            let toMagnetic = abs(residual), toTrue = abs(wrap180(residual - declinationDeg))
             let north: OrientationNorth = !(nearMagnetic || nearTrue) ? .unknown
                 : abs(toMagnetic - toTrue) < abs(declinationDeg) / 3 ? documented.north
                 : toMagnetic < toTrue ? .magnetic : .true
@@ -168,31 +168,6 @@ enum OrientationCheck {
         }
         return Result(convention: convention, tiltErrorDeg: chosen.tilt, fieldAzimuthDeg: residual, fieldSpreadDeg: spread,
                       samples: samples.count, disagreements: disagreements, unchecked: unchecked)
-    }
-
-    /// The median of angles (degrees) and their spread, the median absolute deviation from
-    /// it: the circular mean first, then the median of the differences from it, added back.
-    static func circularMedian(_ degrees: [Double]) -> (Double?, Double?) {
-        guard !degrees.isEmpty else { return (nil, nil) }
-        var s = 0.0, c = 0.0
-        for a in degrees { s += sin(a * .pi / 180); c += cos(a * .pi / 180) }
-        let mean = atan2(s, c) * 180 / .pi
-        let offsets = degrees.map { wrap($0 - mean) }
-        let centre = wrap(mean + median(offsets))
-        return (centre, median(degrees.map { abs(wrap($0 - centre)) }))
-    }
-
-    static func median(_ xs: [Double]) -> Double {
-        guard !xs.isEmpty else { return .nan }
-        let s = xs.sorted()
-        return s.count % 2 == 1 ? s[s.count / 2] : 0.5 * (s[s.count / 2 - 1] + s[s.count / 2])
-    }
-
-    /// An angle in degrees wrapped to −180…180.
-    static func wrap(_ a: Double) -> Double {
-        var r = a.truncatingRemainder(dividingBy: 360)
-        if r > 180 { r -= 360 } else if r <= -180 { r += 360 }
-        return r
     }
 
     static func deg(_ v: Double) -> String { String(format: "%.1f", v) }

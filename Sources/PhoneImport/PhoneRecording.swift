@@ -56,8 +56,9 @@ public final class PhoneRecording: LogSource {
     /// is the export (folder or zip), or its `Orientation.csv` (or a file of that layout),
     /// whose folder is then the export. Times are on the recording's clock, the one `pose` and
     /// `replay` use for the same export; attitudes are device → ENU (`OrientationConvention`).
+    /// `export` is the export read (`path`, or the folder of the file `path`).
     public static func orientation(path: String, onNotice: @escaping (String) -> Void) throws
-        -> (samples: [(time: Double, attitude: Quaternion)], metadata: LogMetadata) {
+        -> (samples: [(time: Double, attitude: Quaternion)], metadata: LogMetadata, export: String) {
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
         let container: RecordingContainer
@@ -76,7 +77,7 @@ public final class PhoneRecording: LogSource {
         while let r = try merged.next() {
             if case .orientation(let t, let q) = r.sample { out.append((t, q)) }
         }
-        return (out, opened.metadata)
+        return (out, opened.metadata, container.path)
     }
 
     /// Whether `path` names a Sensor Logger orientation file (`time,seconds_elapsed,…,qw`) or
