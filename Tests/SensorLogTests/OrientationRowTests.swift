@@ -68,6 +68,31 @@ struct DecimalTextTests {
         #expect(parse("inf")?.isInfinite == true && parse("nan")?.isNaN == true)
     }
 
+    /// Many random decimals (1–19 significant digits, the point anywhere, exponents to ±45):
+    /// the fast path (Clinger's, then Eisel–Lemire's) rounds exactly as Swift's parser does.
+    @Test func randomDecimalsParseExactly() {
+        var rng = SplitMix64(seed: 42)
+        var texts = ["9007199254740993", "9007199254740995", "9007199254740993e-5", "2.2250738585072014e-308",
+                     "123456789012345678e-30", "9999999999999999999", "0.30000000000000004", "-2.4327874183654785",
+                     "8.4e-41", "1.7976931348623157e308", "5e-324", "1e-40", "1e40", "9999999999999999999e40"]
+        for _ in 0..<20_000 {
+            let digits = Int(rng.next() % 19) + 1
+            var d = (0..<digits).map { _ in String(rng.next() % 10) }.joined()
+            if rng.next() % 2 == 0 { let at = Int(rng.next() % UInt64(digits + 1)); d.insert(".", at: d.index(d.startIndex, offsetBy: at)) }
+            if rng.next() % 3 == 0 { d += "e\(Int(rng.next() % 91) - 45)" }
+            texts.append((rng.next() % 2 == 0 ? "-" : "") + d)
+        }
+        var mismatches: [String] = []
+        for t in texts where t != "." && t != "-." && !t.hasPrefix(".e") && !t.hasPrefix("-.e") {
+            let mine = Array(t.utf8).withUnsafeBufferPointer { b -> Double? in
+                var i = 0
+                return DecimalText.scan(b, &i).flatMap { i == b.count ? $0 : nil } ?? DecimalText.parse(b)
+            }
+            if mine?.bitPattern != Double(t)?.bitPattern { mismatches.append("\(t): \(String(describing: mine)) vs \(String(describing: Double(t)))") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
     @Test func integers() {
         func int(_ s: String) -> Int64? { Array(s.utf8).withUnsafeBufferPointer { DecimalText.integer($0) } }
         #expect(int("1749895331000000000") == 1_749_895_331_000_000_000)
