@@ -25,8 +25,10 @@ import SensorLog
 /// gyroscope) is an error.
 enum SensorLoggerImport {
     static let standardGravity = 9.80665
-    /// Orientation rows read (from the start) to check the quaternions' convention.
-    static let checkRows = 3000
+    /// Orientation rows read (from the start, over at most `checkSeconds`) to check the
+    /// quaternions' convention; the gravity and field samples of that span are held too.
+    static let checkRows = 1000
+    static let checkSeconds = 60.0
     /// How near in time (s) a gravity or field sample must be to an orientation row to check it.
     static let checkTolerance = 0.05
 
@@ -248,7 +250,7 @@ enum SensorLoggerImport {
             }
             let samples = try checkSamples(orientation: try quaternions(true), up: up, upIsGravity: gravity != nil,
                                            field: try mag.flatMap { try vectors($0.name, scale: 1, quiet: true) })
-            let declination = firstFix.map { MagneticDeclination.degrees(at: $0.coordinate, on: start) }
+            let declination = firstFix.map { MagneticDeclination.degrees(at: $0.coordinate, on: start) }.flatMap { $0.isFinite ? $0 : nil }
             let result = OrientationCheck.check(samples, documented: documented, declinationDeg: declination)
             let name = orientation.display
             if let convention = result.convention {
@@ -309,7 +311,10 @@ enum SensorLoggerImport {
                              field: SensorFile<Vector3>?) throws -> [OrientationCheckSample] {
         guard let orientation, let up else { return [] }
         var qs: [Timed<Quaternion>] = []
-        while qs.count < checkRows, let q = try orientation.next() { qs.append(q) }
+        while qs.count < checkRows, let q = try orientation.next() {
+            if let first = qs.first, q.time > first.time + checkSeconds { break }
+            qs.append(q)
+        }
         guard let last = qs.last?.time else { return [] }
         func load(_ f: SensorFile<Vector3>?) throws -> [Timed<Vector3>] {
             var out: [Timed<Vector3>] = []

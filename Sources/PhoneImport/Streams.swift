@@ -312,6 +312,8 @@ final class OrientationStream: RecordStream {
 final class MergedStreams {
     private let streams: [RecordStream]
     private var heads: [LogRecord?] = []
+    /// The heads' times (∞ for a stream at its end), scanned without touching the records.
+    private var times: [Double] = []
     private var started = false
     private var last: (time: Double, line: Int, stream: Int)?
     let maxTimeGap: Double
@@ -324,13 +326,14 @@ final class MergedStreams {
         if !started {
             started = true
             heads = try streams.map { try $0.next() }
+            times = heads.map { $0?.sample.time ?? .infinity }
         }
-        var best = -1, bestTime = Double.infinity
-        for i in heads.indices {
-            if let t = heads[i]?.sample.time, best < 0 || t < bestTime { best = i; bestTime = t }
-        }
-        guard best >= 0, let record = heads[best] else { return nil }
-        heads[best] = try streams[best].next()
+        var best = 0, bestTime = Double.infinity
+        for i in times.indices where times[i] < bestTime { best = i; bestTime = times[i] }
+        guard bestTime < .infinity, let record = heads[best] else { return nil }
+        let following = try streams[best].next()
+        times[best] = following?.sample.time ?? .infinity
+        heads[best] = following
         if let last, bestTime - last.time > maxTimeGap {
             let before = URL(fileURLWithPath: streams[last.stream].display).lastPathComponent
             throw InputError(file: streams[best].display, line: record.line, field: "time",

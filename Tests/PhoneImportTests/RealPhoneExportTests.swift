@@ -42,7 +42,7 @@ struct RealPhoneExportTests {
         let (samples, notices, metadata) = try readWithNotices(dir)
         #expect(metadata.orientationNorth == .magnetic)
         let how = try #require(metadata["import_orientation"])
-        #expect(how.hasPrefix("device→ENU = q of the file's (qw,qx,qy,qz) (as documented); checked on 3000 samples"), "\(how)")
+        #expect(how.hasPrefix("device→ENU = q of the file's (qw,qx,qy,qz) (as documented); checked on 1000 samples"), "\(how)")
         #expect(!notices.contains { $0.contains("using what the data shows") || $0.contains("not imported") }, "\(notices)")
 
         // Gravity.csv at the orientation's times (the same rows), turned by the attitude.

@@ -75,6 +75,11 @@ import Testing
         let text = try String(contentsOf: out, encoding: .utf8)
         #expect(text.contains("\n# orientation_north: magnetic\n"))
         #expect(text.contains("\n0.000000,orientation,0.78390"), "\(text.prefix(2000))")
+        // The converted log is a truth too: the same as the export's.
+        let fromLog = try runPoiar(["evaluate", phone.appendingPathComponent("sensorlogger-android").path, "--truth", out.path])
+        let fromExport = try runPoiar(["evaluate", phone.appendingPathComponent("sensorlogger-android").path, "--truth",
+                                       phone.appendingPathComponent("sensorlogger-android").path])
+        #expect(fromLog.status == 0 && fromLog.stdout == fromExport.stdout, "\(fromLog.stdout) \(fromLog.stderr)")
         // Converting the converted log again gives it back unchanged.
         let again = dir.appendingPathComponent("again.csv")
         #expect(try runPoiar(["convert", out.path, "--out", again.path]).status == 0)
