@@ -242,7 +242,10 @@ enum SensorLoggerImport {
         meta.entries.append(("import_source", "Sensor Logger export \(URL(fileURLWithPath: container.path).lastPathComponent)"))
 
         if let orientation {
-            let documented: OrientationConvention = isIOS ? .iOS : .android
+            // With "Standardise Units & Frames" iOS follows Android's frame, but keeps true north
+            // (CROSSPLATFORM.md).
+            let documented: OrientationConvention = !isIOS ? .android
+                : standardised ? OrientationConvention(conjugated: false, quarterTurns: 0, north: .true) : .iOS
             // Second readers of the start of the files: gravity (else the acceleration with it) and the field.
             let gravity = try vectors("Gravity.csv", scale: accelSign, quiet: true)
             let up = try gravity ?? upReference.flatMap {
