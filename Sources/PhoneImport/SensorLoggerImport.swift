@@ -130,13 +130,19 @@ enum SensorLoggerImport {
         var used: [String] = []
         var firsts: [(raw: RawTime, line: Int, display: String)] = []
         func note<V>(_ f: SensorFile<V>) throws { if let first = try f.first() { firsts.append((first.raw, first.line, f.display)) } }
+        /// Uses `file` (and `more`, which `source` also reads) for `kind`, as `label` says.
+        func use(_ kind: SensorStream.Kind, _ label: String, _ file: SensorFile<Vector3>, and more: SensorFile<Vector3>? = nil,
+                 source: (() throws -> Timed<Vector3>?)? = nil) throws {
+            try note(file)
+            if let more { try note(more) }
+            streams.append(SensorStream(kind, display: file.display, source: source ?? file.next))
+            used.append(label)
+        }
 
         // The gyroscope: needed for a recording.
         let gyro = try firstOf(gyroFiles)
         if let gyro {
-            try note(gyro.file)
-            streams.append(SensorStream(.gyro, display: gyro.file.display, source: gyro.file.next))
-            used.append("gyro \(gyro.name)")
+            try use(.gyro, "gyro \(gyro.name)", gyro.file)
         } else if purpose == .recording {
             if gyroFiles.contains(where: empty.contains) {
                 throw InputError(file: container.path, "no gyroscope samples (\(listed(gyroFiles))): poiar needs the gyroscope; record with the Gyroscope sensor on (a phone without one cannot be used)")
@@ -147,19 +153,12 @@ enum SensorLoggerImport {
         // The acceleration with gravity, from the first of three sources that has samples.
         var upReference: String?
         if let total = try vectors("TotalAcceleration.csv", scale: accelSign) {
-            try note(total)
-            streams.append(SensorStream(.accel, display: total.display, source: total.next))
-            used.append("accel TotalAcceleration.csv")
+            try use(.accel, "accel TotalAcceleration.csv", total)
             upReference = "TotalAcceleration.csv"
         } else if let acc = try vectors("Accelerometer.csv", scale: accelSign), let grav = try vectors("Gravity.csv", scale: accelSign) {
-            try note(acc); try note(grav)
-            let sum = SumStream(acc, plus: grav)
-            streams.append(SensorStream(.accel, display: acc.display, source: sum.next))
-            used.append("accel Accelerometer.csv + Gravity.csv")
+            try use(.accel, "accel Accelerometer.csv + Gravity.csv", acc, and: grav, source: SumStream(acc, plus: grav).next)
         } else if let raw = try vectors("AccelerometerUncalibrated.csv", scale: rawAccelScale) {
-            try note(raw)
-            streams.append(SensorStream(.accel, display: raw.display, source: raw.next))
-            used.append("accel AccelerometerUncalibrated.csv")
+            try use(.accel, "accel AccelerometerUncalibrated.csv", raw)
             upReference = "AccelerometerUncalibrated.csv"
         } else if purpose == .recording, let acc = try container.find("Accelerometer.csv"), !empty.contains("Accelerometer.csv") {
             throw InputError(file: container.display(acc),
@@ -170,9 +169,7 @@ enum SensorLoggerImport {
 
         let mag = try firstOf(magFiles)
         if let mag {
-            try note(mag.file)
-            streams.append(SensorStream(.mag, display: mag.file.display, source: mag.file.next))
-            used.append("mag \(mag.name)")
+            try use(.mag, "mag \(mag.name)", mag.file)
         } else if purpose == .recording {
             notice("\(container.path): no magnetometer samples (\(listed(magFiles))): the heading has no magnetic reference to north")
         }
