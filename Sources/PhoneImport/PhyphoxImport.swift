@@ -22,10 +22,13 @@ enum PhyphoxImport {
 
     enum Kind: String { case accel = "acceleration with g", linear = "linear acceleration", gyro = "gyroscope", mag = "magnetometer", location = "location" }
 
+    /// One sensor of a file: its kind, and for vectors the x, y, z columns (a file of a
+    /// custom experiment may hold several sensors, each read through its own table).
     struct Classified {
         var file: String
         var kind: Kind
         var table: CSVTable
+        var xyz: (Int, Int, Int)?
     }
 
     static func recognises(_ container: RecordingContainer) -> Bool {
@@ -37,13 +40,10 @@ enum PhyphoxImport {
         return false
     }
 
-    /// What a phyphox file holds, from its column names (and its file name when the columns
-    /// are just "X (m/s^2)").
-    static func classify(_ file: String, _ table: CSVTable) -> Kind? {
-        let lower = table.columns.map { $0.lowercased() }
-        if lower.contains(where: { $0.hasPrefix("latitude") }) { return .location }
-        guard let x = xyzColumns(table)?.0 else { return nil }
-        let name = lower[x]
+    /// What the x, y, z columns starting at column `x` of a phyphox file hold, from their
+    /// names (and the file's name when the columns are just "X (m/s^2)").
+    static func classify(_ file: String, _ table: CSVTable, x: Int) -> Kind? {
+        let name = table.columns[x].lowercased()
         if name.contains("linear") { return .linear }
         if name.contains("gyro") || name.contains("rotation") || name.contains("angular") { return .gyro }
         if name.contains("magnetic") { return .mag }
@@ -63,16 +63,21 @@ enum PhyphoxImport {
         return column[column.index(after: open)..<close].trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    /// The x, y, z columns: names whose word before the unit is x, y or z.
-    static func xyzColumns(_ table: CSVTable) -> (Int, Int, Int)? {
-        func axis(_ c: String) -> String? {
+    /// The x, y, z column triples of a table: columns whose last word before the unit is x,
+    /// y or z, grouped by the words before it ("Gyroscope x (rad/s)": "gyroscope").
+    static func xyzTriples(_ table: CSVTable) -> [(Int, Int, Int)] {
+        let parts = table.columns.map { c -> (prefix: String, axis: String) in
             var s = c.lowercased()
             if let open = s.lastIndex(of: "(") { s = String(s[..<open]) }
-            return s.split(separator: " ").last.map(String.init)
+            let words = s.split(separator: " ")
+            return (words.dropLast().joined(separator: " "), words.last.map(String.init) ?? "")
         }
-        let axes = table.columns.map(axis)
-        guard let x = axes.firstIndex(of: "x"), let y = axes.firstIndex(of: "y"), let z = axes.firstIndex(of: "z") else { return nil }
-        return (x, y, z)
+        return parts.indices.compactMap { x in
+            guard parts[x].axis == "x",
+                  let y = parts.firstIndex(where: { $0.prefix == parts[x].prefix && $0.axis == "y" }),
+                  let z = parts.firstIndex(where: { $0.prefix == parts[x].prefix && $0.axis == "z" }) else { return nil }
+            return (x, y, z)
+        }
     }
 
     /// What each phyphox export set's columns are: for the messages about a file whose columns
@@ -123,16 +128,28 @@ enum PhyphoxImport {
                 notice("\(container.display(f)): empty file: not used")
                 continue
             }
-            guard let kind = classify(f, table) else {
+            var found: [Classified] = []
+            if table.columns.contains(where: { $0.lowercased().hasPrefix("latitude") }) {
+                found.append(Classified(file: f, kind: .location, table: table))
+            } else {
+                for xyz in xyzTriples(table) {
+                    guard let kind = classify(f, table, x: xyz.0) else { continue }
+                    // A second sensor of the same file is read through a table of its own.
+                    let own = try found.isEmpty ? table : container.openTable(f) ?? table
+                    found.append(Classified(file: f, kind: kind, table: own, xyz: xyz))
+                }
+            }
+            if found.isEmpty {
                 unknown.append((f, table.columns))
                 notice("\(container.display(f)): columns \(quoted(table.columns)) are not a sensor's poiar knows (expected \(expectedColumns)): not used")
-                continue
             }
-            if let already = byKind[kind] {
-                notice("\(container.display(f)): a second \(kind.rawValue) file; using \(already.file)")
-                continue
+            for c in found {
+                if let already = byKind[c.kind] {
+                    notice("\(container.display(f)): a second \(c.kind.rawValue)\(c.xyz.map { " (\(quoted([c.table.columns[$0.0]])), …)" } ?? ""); using \(already.file)'s")
+                    continue
+                }
+                byKind[c.kind] = c
             }
-            byKind[kind] = Classified(file: f, kind: kind, table: table)
         }
 
         guard let gyro = byKind[.gyro] else {
@@ -161,8 +178,8 @@ enum PhyphoxImport {
             return .seconds(index: t)
         }
         func vectors(_ c: Classified) throws -> SensorFile<Vector3> {
-            guard let xyz = xyzColumns(c.table) else {
-                throw InputError(file: c.table.display, line: 1, "unknown column layout \"\(c.table.columns.joined(separator: ","))\"; expected x, y and z columns")
+            guard let xyz = c.xyz else {
+                throw InputError(file: c.table.display, line: c.table.headerLine, "unknown column layout \"\(c.table.columns.joined(separator: ","))\"; expected x, y and z columns")
             }
             let u = unit(of: c.table.columns[xyz.0])
             let scale: Double
@@ -200,7 +217,7 @@ enum PhyphoxImport {
             streams.append(SensorStream(.mag, display: mag.table.display, source: m.next))
             used.append("mag \(mag.file)")
         } else {
-            notice("\(container.path): no magnetometer data: the heading cannot be fused")
+            notice("\(container.path): no magnetometer data: the heading has no magnetic reference to north")
         }
         if let loc = byKind[.location] {
             let lower = loc.table.columns.map { $0.lowercased() }

@@ -78,6 +78,23 @@ func phyphoxExport(dated: Bool = true, gyroHeader: String? = nil) throws -> URL 
         #expect(!SensorLogFormat.headerLines(metadata).contains { $0.contains(LogMetadata.startUnknownKey) })
     }
 
+    /// A custom experiment's export set may hold several sensors in one file: each is read.
+    @Test func severalSensorsInOneFileAreEachRead() throws {
+        let header = ["Time (s)", "Accelerometer X (m/s^2)", "Accelerometer Y (m/s^2)", "Accelerometer Z (m/s^2)",
+                      "Gyroscope X (rad/s)", "Gyroscope Y (rad/s)", "Gyroscope Z (rad/s)",
+                      "Magnetometer X (µT)", "Magnetometer Y (µT)", "Magnetometer Z (µT)", "Barometer X (hPa)"]
+        let rows = (0..<50).map { k in
+            ([Double(k) * 0.02, 0.1, 0.2, 9.8, 0.01, 0.02, 0.03, 0, 14.8, -50.4, 1013] as [Double]).map { "\($0)" }.joined(separator: ",")
+        }
+        let dir = try makeFolder(["Raw Data.csv": ([header.map { "\"\($0)\"" }.joined(separator: ",")] + rows).joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (samples, _, metadata) = try readWithNotices(dir)
+        #expect(bySensor(samples).mapValues(\.count) == ["gyro": 50, "accel": 50, "mag": 50])
+        #expect(metadata["import_files"] == "gyro Raw Data.csv; accel Raw Data.csv; mag Raw Data.csv")
+        guard case .gyro(_, let w)? = samples.first(where: { $0.sensorName == "gyro" }) else { Issue.record("no gyro"); return }
+        #expect(w == Vector3(0.01, 0.02, 0.03))
+    }
+
     @Test func anEmptyFileIsANotice() throws {
         let dir = try phyphoxExport()
         defer { try? FileManager.default.removeItem(at: dir) }
