@@ -39,7 +39,10 @@ let package = Package(
                 // cost about a tenth of `poiar pose` (docs/fusion-performance.md). Debug builds
                 // and the tests keep them.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
-        .target(name: "PhoneImport", dependencies: ["POIARCore", "SensorLog", "CZlib"]),
+        // Geodesy: the declination that tells a phone's true-north orientation from a magnetic one.
+        .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "SensorLog", "CZlib"],
+                // As SensorLog's: the per-row state of the streams lives in classes.
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [
             "POIARCore", "Geodesy", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),

@@ -45,13 +45,24 @@ def read_log(path):
 
 
 def read_truth(path):
-    out = {}
+    """The truth's quaternions and its heading, pitch, roll (degrees), by time."""
+    out, angles = {}, {}
     with open(path) as f:
         next(f)
         for line in f:
             p = line.split(',')
             out[round(float(p[0]), 6)] = tuple(float(v) for v in p[1:5])
-    return out
+            angles[round(float(p[0]), 6)] = tuple(float(v) for v in p[5:8])
+    return out, angles
+
+
+def read_declination(path):
+    """The simulated log's `# sim_declination_deg:` (the WMM2025 declination it used)."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith('# sim_declination_deg:'):
+                return float(line.split(':')[1])
+    raise SystemExit(path + ': no sim_declination_deg')
 
 
 def rot_t(q, v):
@@ -67,6 +78,21 @@ def rot_t(q, v):
             v[2] + w * tz + x * ty - y * tx)
 
 
+def qmul(a, b):
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def rz(deg):
+    """The rotation by `deg` degrees about up (z), counter-clockwise seen from above."""
+    h = math.radians(deg) / 2
+    return (math.cos(h), 0.0, 0.0, math.sin(h))
+
+
 def ns(t):
     return EPOCH0 * 1_000_000_000 + int(round(t * 1e9))
 
@@ -76,7 +102,7 @@ def write(path, lines):
         f.write('\n'.join(lines) + '\n')
 
 
-def sensorlogger(rows, truth, ios):
+def sensorlogger(rows, truth, angles, ios, declination):
     files = {}
     sign = -1.0 if ios else 1.0
 
@@ -119,9 +145,23 @@ def sensorlogger(rows, truth, ios):
             'version,device name,recording epoch time,recording time,recording timezone,platform,appVersion,device id,sensors,sampleRateMs,standardisation,platform version',
             '3,Pixel 7,%d,2025-06-14_13-02-11,Europe/Helsinki,android,1.59,0123abcd,Accelerometer|Gravity|Gyroscope|Magnetometer|TotalAcceleration|Location,10|10|10|20|10|,true,14'
             % (EPOCH0 * 1000 + 125)]
-    # Files the import ignores.
+    # The phone's own orientation at the gyro's times (Sensor Logger's COORDINATES.md): on
+    # Android the rotation vector's quaternion, device -> ENU with magnetic north, so the
+    # truth (true north) turned by the declination; on iOS CoreMotion's attitude in the
+    # x-north-z-vertical frame with true north, so the truth turned back a quarter turn.
+    # roll, pitch, yaw are the truth's angles in radians (poiar does not read them).
+    orient = ['time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw']
+    turn = rz(-90.0) if ios else rz(declination)
+    for t, *_ in rows['gyro']:
+        q = qmul(turn, truth[round(t, 6)])
+        if q[0] < 0:
+            q = tuple(-c for c in q)
+        h, p, r = angles[round(t, 6)]
+        orient.append('%d,%.9f,%.9f,%.9f,%.9f,%.9f,%.6f,%.6f,%.6f'
+                      % (ns(t), t - 0.125, q[3], q[2], q[1], q[0], math.radians(r), math.radians(p), math.radians(h)))
+    files['Orientation.csv'] = orient
+    # A file the import ignores.
     files['Annotation.csv'] = ['time,seconds_elapsed,text,millisecond_press_duration']
-    files['Orientation.csv'] = ['time,seconds_elapsed,qz,qy,qx,qw,roll,pitch,yaw']
     return files
 
 
@@ -188,12 +228,14 @@ def write_zip(path, files, method):
 
 def main():
     rows = read_log(os.path.join(FIX, 'look-around.csv'))
-    truth = read_truth(os.path.join(FIX, 'look-around.truth.csv'))
+    truth, angles = read_truth(os.path.join(FIX, 'look-around.truth.csv'))
+    declination = read_declination(os.path.join(FIX, 'look-around.csv'))
     folder = os.path.join(FIX, 'sensorlogger-android')
     os.makedirs(folder, exist_ok=True)
-    for name, lines in sensorlogger(rows, truth, ios=False).items():
+    for name, lines in sensorlogger(rows, truth, angles, ios=False, declination=declination).items():
         write(os.path.join(folder, name), lines)
-    write_zip(os.path.join(FIX, 'sensorlogger-ios.zip'), sensorlogger(rows, truth, ios=True), zipfile.ZIP_DEFLATED)
+    write_zip(os.path.join(FIX, 'sensorlogger-ios.zip'), sensorlogger(rows, truth, angles, ios=True, declination=declination),
+              zipfile.ZIP_DEFLATED)
     write_zip(os.path.join(FIX, 'phyphox.zip'), phyphox(rows), zipfile.ZIP_DEFLATED)
     write_zip(os.path.join(FIX, 'phyphox-semicolon.zip'), phyphox(rows, sep=';', comma=True), zipfile.ZIP_STORED)
     print('wrote', folder, 'and three zips in', FIX)

@@ -89,7 +89,16 @@ public struct PoseScore: Sendable, Equatable {
     /// Truth rows scored (movement with a quaternion), and those that found a pose.
     public var movementSamples: Int
     public var matched: Int
+    /// With `alignHeading`: the constant heading offset removed before scoring, degrees (the
+    /// estimate's heading minus the truth's, clockwise seen from above); nil otherwise.
+    public var headingOffsetDeg: Double?
     public var coverage: Double { movementSamples > 0 ? Double(matched) / Double(movementSamples) : 0 }
+
+    public init(headingRMSEDeg: Double, inclinationRMSEDeg: Double, totalRMSEDeg: Double, movementSamples: Int, matched: Int,
+                headingOffsetDeg: Double? = nil) {
+        self.headingRMSEDeg = headingRMSEDeg; self.inclinationRMSEDeg = inclinationRMSEDeg; self.totalRMSEDeg = totalRMSEDeg
+        self.movementSamples = movementSamples; self.matched = matched; self.headingOffsetDeg = headingOffsetDeg
+    }
 
     /// The three error angles (radians) of one estimate against one truth.
     public static func errorAngles(estimate: Quaternion, truth: Quaternion) -> (total: Double, heading: Double, inclination: Double) {
@@ -100,23 +109,20 @@ public struct PoseScore: Sendable, Equatable {
         return (total, heading, inclination)
     }
 
-    public static func score(truth: PoseSeries, poses: PoseSeries) -> PoseScore {
+    /// The pairs scored: each truth row with movement and a quaternion, and the pose nearest
+    /// in time when that is within half the truth's median sample period; and how many truth
+    /// rows were eligible.
+    public static func matches(truth: PoseSeries, poses: PoseSeries) -> (pairs: [(estimate: Quaternion, truth: Quaternion)], eligible: Int) {
         // Poses sorted by time (stable), as pose_eval does.
         let order = poses.times.indices.sorted { poses.times[$0] != poses.times[$1] ? poses.times[$0] < poses.times[$1] : $0 < $1 }
         let tp = order.map { poses.times[$0] }
         let qp = order.map { poses.quaternions[$0] }
         let tt = truth.times
         var half = 0.0
-        if tt.count > 1 {
-            var diffs = zip(tt.dropFirst(), tt).map { $0 - $1 }
-            diffs.sort()
-            let n = diffs.count
-            let median = n % 2 == 1 ? diffs[n / 2] : 0.5 * (diffs[n / 2 - 1] + diffs[n / 2])
-            half = 0.5 * median
-        }
+        if tt.count > 1 { half = 0.5 * median(zip(tt.dropFirst(), tt).map { $0 - $1 }) }
         let tol = half * (1 + 1e-6) + 1e-9
-        var eligible = 0, used = 0
-        var sumT = 0.0, sumH = 0.0, sumI = 0.0
+        var eligible = 0
+        var pairs: [(estimate: Quaternion, truth: Quaternion)] = []
         for (i, t) in tt.enumerated() {
             guard let qt = truth.quaternions[i], truth.movement?[i] ?? true else { continue }
             eligible += 1
@@ -128,19 +134,51 @@ public struct PoseScore: Sendable, Equatable {
             let d0 = abs(tp[j0] - t), d1 = abs(tp[j1] - t)
             let best = d1 < d0 ? j1 : j0
             guard min(d0, d1) <= tol, let q = qp[best] else { continue }
-            let e = errorAngles(estimate: q, truth: qt)
-            sumT += e.total * e.total; sumH += e.heading * e.heading; sumI += e.inclination * e.inclination
-            used += 1
+            pairs.append((q, qt))
         }
+        return (pairs, eligible)
+    }
+
+    /// The constant heading offset between estimates and truths, robustly: the circular
+    /// median of each pair's rotation about the vertical (the twist of e = q_est ⊗ q_truth⁻¹
+    /// about ENU's z), as the estimate's heading minus the truth's, degrees; nil without pairs.
+    public static func headingOffsetDeg(_ pairs: [(estimate: Quaternion, truth: Quaternion)]) -> Double? {
+        let twists = pairs.map { p -> Double in
+            let e = (p.estimate.normalized * p.truth.normalized.conjugate).normalized
+            return degrees(2 * atan2(e.z, e.w))
+        }
+        // A rotation by φ about up (counter-clockwise) turns headings by −φ.
+        return circularMedianDeg(twists).map { wrap180(-$0.centre) }
+    }
+
+    /// Scores `poses` against `truth`; with `alignHeading`, after removing the constant
+    /// heading offset (`headingOffsetDeg`) from the estimates: a phone referenced to true
+    /// instead of magnetic north, or mounted turned, then scores on the rest.
+    public static func score(truth: PoseSeries, poses: PoseSeries, alignHeading: Bool = false) -> PoseScore {
+        var (pairs, eligible) = matches(truth: truth, poses: poses)
+        var offset: Double?
+        if alignHeading, let o = headingOffsetDeg(pairs) {
+            offset = o
+            // Turning the estimate by +offset about up (counter-clockwise) lowers its heading by offset.
+            let turn = Quaternion(axis: Vector3(0, 0, 1), angle: radians(o))
+            pairs = pairs.map { ((turn * $0.estimate).normalized, $0.truth) }
+        }
+        var sumT = 0.0, sumH = 0.0, sumI = 0.0
+        for p in pairs {
+            let e = errorAngles(estimate: p.estimate, truth: p.truth)
+            sumT += e.total * e.total; sumH += e.heading * e.heading; sumI += e.inclination * e.inclination
+        }
+        let used = pairs.count
         func rmse(_ s: Double) -> Double { used > 0 ? (s / Double(used)).squareRoot() * 180 / .pi : .nan }
         return PoseScore(headingRMSEDeg: rmse(sumH), inclinationRMSEDeg: rmse(sumI), totalRMSEDeg: rmse(sumT),
-                         movementSamples: eligible, matched: used)
+                         movementSamples: eligible, matched: used, headingOffsetDeg: offset)
     }
 
     /// The report `pose_eval.py score` prints.
     public var report: String {
-        String(format: "heading_rmse_deg: %.3f\ninclination_rmse_deg: %.3f\ntotal_rmse_deg: %.3f\nmatched: %d of %d movement samples (%.2f%%)",
-               headingRMSEDeg, inclinationRMSEDeg, totalRMSEDeg, matched, movementSamples, 100 * coverage)
+        let offset = headingOffsetDeg.map { String(format: "heading_offset_deg: %.3f (removed before scoring)\n", $0) } ?? ""
+        return offset + String(format: "heading_rmse_deg: %.3f\ninclination_rmse_deg: %.3f\ntotal_rmse_deg: %.3f\nmatched: %d of %d movement samples (%.2f%%)",
+                               headingRMSEDeg, inclinationRMSEDeg, totalRMSEDeg, matched, movementSamples, 100 * coverage)
     }
 
     /// One JSON object, like `pose_eval.py score --json` (without the file names).
@@ -148,6 +186,6 @@ public struct PoseScore: Sendable, Equatable {
         func n(_ v: Double) -> String { v.isFinite ? String(format: "%.6f", v) : "null" }
         return "{\"heading_rmse_deg\": \(n(headingRMSEDeg)), \"inclination_rmse_deg\": \(n(inclinationRMSEDeg)), "
             + "\"total_rmse_deg\": \(n(totalRMSEDeg)), \"movement_samples\": \(movementSamples), \"matched\": \(matched), "
-            + "\"coverage\": \(n(coverage))}"
+            + "\"coverage\": \(n(coverage))" + (headingOffsetDeg.map { ", \"heading_offset_deg\": \(n($0))" } ?? "") + "}"
     }
 }

@@ -28,7 +28,7 @@ public final class PhoneRecording: LogSource {
         let opened: (streams: [RecordStream], metadata: LogMetadata)
         if SensorLoggerImport.recognises(container) {
             app = .sensorLogger
-            opened = try SensorLoggerImport.open(container) { m in box.isLive ? live(m) : note(m) }
+            opened = try SensorLoggerImport.open(container, purpose: .recording) { m in box.isLive ? live(m) : note(m) }
         } else if PhyphoxImport.recognises(container) {
             app = .phyphox
             opened = try PhyphoxImport.open(container) { m in box.isLive ? live(m) : note(m) }
@@ -57,6 +57,59 @@ public final class PhoneRecording: LogSource {
             pending.removeAll()
         }
         return try merged.next()
+    }
+
+    /// The phone's own orientation in a Sensor Logger export, as a truth for `evaluate`: `path`
+    /// is the export (folder or zip), or its `Orientation.csv` (or a file of that layout),
+    /// whose folder is then the export; or a poiar-log/1 log with `orientation` rows (one
+    /// `convert` wrote). Times are on the recording's clock, the one `pose` and `replay` use
+    /// for the same export; attitudes are device → ENU (`OrientationConvention`). `export` is
+    /// the recording read (`path`, or the folder of the file `path`).
+    public static func orientation(path: String, onNotice: @escaping (String) -> Void) throws
+        -> (samples: [(time: Double, attitude: Quaternion)], metadata: LogMetadata, export: String) {
+        if let log = try? SensorLogReader(path: path) {
+            log.onNotice = onNotice
+            var out: [(time: Double, attitude: Quaternion)] = []
+            while let r = try log.nextRecord() {
+                if case .orientation(let t, let q) = r.sample { out.append((t, q)) }
+            }
+            guard !out.isEmpty else {
+                throw InputError(file: path, "no orientation rows: a log converted from a phone export with Orientation.csv has them")
+            }
+            return (out, log.metadata, path)
+        }
+        var isDir: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+        let container: RecordingContainer
+        let purpose: SensorLoggerImport.Purpose
+        if exists && !isDir.boolValue && !ZipArchive.looksLikeZip(path: path) {
+            let url = URL(fileURLWithPath: path)
+            container = try RecordingContainer(path: url.deletingLastPathComponent().path)
+            purpose = .orientation(file: url.lastPathComponent)
+        } else {
+            container = try RecordingContainer(path: path)
+            purpose = .orientation(file: nil)
+        }
+        let opened = try SensorLoggerImport.open(container, purpose: purpose, notice: onNotice)
+        let merged = MergedStreams(opened.streams)
+        var out: [(time: Double, attitude: Quaternion)] = []
+        while let r = try merged.next() {
+            if case .orientation(let t, let q) = r.sample { out.append((t, q)) }
+        }
+        return (out, opened.metadata, container.path)
+    }
+
+    /// Whether `path` names a Sensor Logger orientation file (`time,seconds_elapsed,…,qw`), an
+    /// export (a folder or zip) or a poiar-log/1 log: what `orientation(path:)` reads, rather
+    /// than a truth CSV.
+    public static func isPhoneOrientation(path: String) -> Bool {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return false }
+        if isDir.boolValue || ZipArchive.looksLikeZip(path: path) || (try? SensorLogReader(path: path)) != nil { return true }
+        guard let source = try? FileByteStream(path: path),
+              let table = try? CSVTable(lines: LineReader(stream: source, display: path, expected: "a CSV file")) else { return false }
+        let cols = Set(table.columns.map { $0.lowercased() })
+        return cols.contains("seconds_elapsed") && cols.contains("qw")
     }
 
     /// "YYYY-MM-DDTHH:MM:SSZ" for whole seconds since the Unix epoch.

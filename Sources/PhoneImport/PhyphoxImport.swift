@@ -22,28 +22,28 @@ enum PhyphoxImport {
 
     enum Kind: String { case accel = "acceleration with g", linear = "linear acceleration", gyro = "gyroscope", mag = "magnetometer", location = "location" }
 
+    /// One sensor of a file: its kind, and for vectors the x, y, z columns (a file of a
+    /// custom experiment may hold several sensors, each read through its own table).
     struct Classified {
         var file: String
         var kind: Kind
         var table: CSVTable
+        var xyz: (Int, Int, Int)?
     }
 
     static func recognises(_ container: RecordingContainer) -> Bool {
         for f in container.files where f.lowercased().hasSuffix(".csv") && !f.hasPrefix("meta/") {
-            if let table = try? CSVTable(container.openLines(f)), table.columns.first?.lowercased().hasPrefix("time (") == true {
+            if let table = (try? container.openTable(f)) ?? nil, table.columns.first?.lowercased().hasPrefix("time (") == true {
                 return true
             }
         }
         return false
     }
 
-    /// What a phyphox file holds, from its column names (and its file name when the columns
-    /// are just "X (m/s^2)").
-    static func classify(_ file: String, _ table: CSVTable) -> Kind? {
-        let lower = table.columns.map { $0.lowercased() }
-        if lower.contains(where: { $0.hasPrefix("latitude") }) { return .location }
-        guard let x = xyzColumns(table)?.0 else { return nil }
-        let name = lower[x]
+    /// What the x, y, z columns starting at column `x` of a phyphox file hold, from their
+    /// names (and the file's name when the columns are just "X (m/s^2)").
+    static func classify(_ file: String, _ table: CSVTable, x: Int) -> Kind? {
+        let name = table.columns[x].lowercased()
         if name.contains("linear") { return .linear }
         if name.contains("gyro") || name.contains("rotation") || name.contains("angular") { return .gyro }
         if name.contains("magnetic") { return .mag }
@@ -63,67 +63,107 @@ enum PhyphoxImport {
         return column[column.index(after: open)..<close].trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    /// The x, y, z columns: names whose word before the unit is x, y or z.
-    static func xyzColumns(_ table: CSVTable) -> (Int, Int, Int)? {
-        func axis(_ c: String) -> String? {
+    /// The x, y, z column triples of a table: columns whose last word before the unit is x,
+    /// y or z, grouped by the words before it ("Gyroscope x (rad/s)": "gyroscope").
+    static func xyzTriples(_ table: CSVTable) -> [(Int, Int, Int)] {
+        let parts = table.columns.map { c -> (prefix: String, axis: String) in
             var s = c.lowercased()
             if let open = s.lastIndex(of: "(") { s = String(s[..<open]) }
-            return s.split(separator: " ").last.map(String.init)
+            let words = s.split(separator: " ")
+            return (words.dropLast().joined(separator: " "), words.last.map(String.init) ?? "")
         }
-        let axes = table.columns.map(axis)
-        guard let x = axes.firstIndex(of: "x"), let y = axes.firstIndex(of: "y"), let z = axes.firstIndex(of: "z") else { return nil }
-        return (x, y, z)
+        return parts.indices.compactMap { x in
+            guard parts[x].axis == "x",
+                  let y = parts.firstIndex(where: { $0.prefix == parts[x].prefix && $0.axis == "y" }),
+                  let z = parts.firstIndex(where: { $0.prefix == parts[x].prefix && $0.axis == "z" }) else { return nil }
+            return (x, y, z)
+        }
     }
+
+    /// What each phyphox export set's columns are: for the messages about a file whose columns
+    /// are not a sensor's.
+    static let expectedColumns = "\"Time (s)\" and x, y, z columns such as \"Gyroscope x (rad/s)\", \"Acceleration x (m/s^2)\", "
+        + "\"Magnetic field x (µT)\", or \"Latitude (°)\", \"Longitude (°)\""
 
     static func open(_ container: RecordingContainer, notice: @escaping (String) -> Void) throws -> (streams: [RecordStream], metadata: LogMetadata) {
         // meta/time.csv: the system time of experiment time 0 (from the first START).
         var epochOfZero: Double?
-        if let timeFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/time.csv") }) {
-            let table = try CSVTable(container.openLines(timeFile))
+        if let timeFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/time.csv") }),
+           let table = try container.openTable(timeFile) {
             let lower = table.columns.map { $0.lowercased() }
             if let ev = lower.firstIndex(of: "event"), let et = lower.firstIndex(of: "experiment time"),
                let st = lower.firstIndex(of: "system time") {
-                while let (fields, line) = try table.nextRow() {
-                    guard ev < fields.count, fields[ev].uppercased() == "START" else { continue }
-                    if let e = try table.number(fields, et, line: line), let s = try table.number(fields, st, line: line) {
+                var found = false
+                while !found, try table.withNextRow({ row in
+                    guard ev < row.count, row.string(ev).uppercased() == "START" else { return }
+                    found = true
+                    if let e = try row.number(et), let s = try row.number(st) {
                         // Unix seconds of a date between the years 1 and 9999 (and so an Int64).
                         guard abs(s - e) < PhyphoxImport.maxUnixSeconds else {
-                            throw InputError(file: table.display, line: line, field: table.columns[st],
+                            throw InputError(file: table.display, line: row.line, field: table.columns[st],
                                              "system time \(s) s at experiment time \(e) s is not a Unix time in seconds")
                         }
                         epochOfZero = s - e
                     }
-                    break
-                }
+                }) != nil {}
             }
         }
         // Time 0 of the log: the whole second at or before experiment time 0.
         let originSeconds = epochOfZero.map { floor($0) }
-        let offset = epochOfZero.map { $0 - floor($0) } ?? 0
+        let clock = RecordingClock()
+        clock.offset = epochOfZero.map { $0 - floor($0) } ?? 0
 
         var device: [String: String] = [:]
-        if let deviceFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/device.csv") }) {
-            let table = try CSVTable(container.openLines(deviceFile))
+        if let deviceFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/device.csv") }),
+           let table = try container.openTable(deviceFile) {
             while let (fields, _) = try table.nextRow() {
                 if fields.count >= 2 { device[fields[0]] = fields[1] }
             }
         }
 
         var byKind: [Kind: Classified] = [:]
+        var unknown: [(file: String, columns: [String])] = []
         for f in container.files where f.lowercased().hasSuffix(".csv") && !f.lowercased().contains("meta/") {
-            let table = try CSVTable(container.openLines(f))
-            guard let kind = classify(f, table) else {
-                notice("\(container.display(f)): not a sensor phyphox poiar knows (columns \(table.columns.joined(separator: ", "))); skipped")
+            guard let table = try container.openTable(f) else {
+                notice("\(container.display(f)): empty file: not used")
                 continue
             }
-            if let already = byKind[kind] {
-                notice("\(container.display(f)): a second \(kind.rawValue) file; using \(already.file)")
-                continue
+            var found: [Classified] = []
+            if table.columns.contains(where: { $0.lowercased().hasPrefix("latitude") }) {
+                found.append(Classified(file: f, kind: .location, table: table))
+            } else {
+                for xyz in xyzTriples(table) {
+                    guard let kind = classify(f, table, x: xyz.0) else { continue }
+                    // A second sensor of the same file is read through a table of its own.
+                    let own = try found.isEmpty ? table : container.openTable(f) ?? table
+                    found.append(Classified(file: f, kind: kind, table: own, xyz: xyz))
+                }
             }
-            byKind[kind] = Classified(file: f, kind: kind, table: table)
+            if found.isEmpty {
+                unknown.append((f, table.columns))
+                notice("\(container.display(f)): columns \(quoted(table.columns)) are not a sensor's poiar knows (expected \(expectedColumns)): not used")
+            }
+            for c in found {
+                if let already = byKind[c.kind] {
+                    notice("\(container.display(f)): a second \(c.kind.rawValue)\(c.xyz.map { " (\(quoted([c.table.columns[$0.0]])), …)" } ?? ""); using \(already.file)'s")
+                    continue
+                }
+                byKind[c.kind] = c
+            }
         }
 
         guard let gyro = byKind[.gyro] else {
+            // A file that should be the gyroscope's (by its name, or the only unknown one) with
+            // other columns: say so, rather than that there is no gyroscope.
+            if let suspect = unknown.first(where: { $0.file.lowercased().contains("gyro") }) ?? (unknown.count == 1 ? unknown[0] : nil) {
+                throw InputError(file: container.display(suspect.file),
+                                 "columns \(quoted(suspect.columns)) are not phyphox's: expected \"Time (s)\",\"Gyroscope x (rad/s)\",\"Gyroscope y (rad/s)\",\"Gyroscope z (rad/s)\" (a gyroscope export; renamed columns cannot be told apart)")
+            }
+            if !unknown.isEmpty {
+                throw InputError(file: container.path, "a phyphox export without gyroscope data; files with columns poiar does not know: "
+                                 + unknown.map { "\($0.file) (\(quoted($0.columns)))" }.joined(separator: "; ")
+                                 + ": expected a gyroscope export with \"Time (s)\",\"Gyroscope x (rad/s)\",\"Gyroscope y (rad/s)\",\"Gyroscope z (rad/s)\"")
+            }
             throw InputError(file: container.path, "a phyphox export without gyroscope data: record an experiment with the gyroscope (files: \(container.files.joined(separator: ", ")))")
         }
 
@@ -135,11 +175,11 @@ enum PhyphoxImport {
             guard u == "s" || u.isEmpty else {
                 throw InputError(file: c.table.display, line: 1, field: c.table.columns[t], "time in \"\(u)\"; expected seconds")
             }
-            return .seconds(index: t, offset: offset)
+            return .seconds(index: t)
         }
-        func vectors(_ c: Classified) throws -> VectorFileStream {
-            guard let xyz = xyzColumns(c.table) else {
-                throw InputError(file: c.table.display, line: 1, "unknown column layout \"\(c.table.columns.joined(separator: ","))\"; expected x, y and z columns")
+        func vectors(_ c: Classified) throws -> SensorFile<Vector3> {
+            guard let xyz = c.xyz else {
+                throw InputError(file: c.table.display, line: c.table.headerLine, "unknown column layout \"\(c.table.columns.joined(separator: ","))\"; expected x, y and z columns")
             }
             let u = unit(of: c.table.columns[xyz.0])
             let scale: Double
@@ -154,7 +194,7 @@ enum PhyphoxImport {
             default:
                 throw InputError(file: c.table.display, line: 1, field: c.table.columns[xyz.0], "unit \"\(u)\" is not one poiar converts for \(c.kind.rawValue)")
             }
-            return VectorFileStream(table: c.table, time: try timeColumn(c), xyz: xyz, scale: scale, notice: notice)
+            return SensorFile(vectors: c.table, time: try timeColumn(c), xyz: xyz, scale: scale, clock: clock, notice: notice)
         }
 
         var streams: [RecordStream] = []
@@ -177,7 +217,7 @@ enum PhyphoxImport {
             streams.append(SensorStream(.mag, display: mag.table.display, source: m.next))
             used.append("mag \(mag.file)")
         } else {
-            notice("\(container.path): no magnetometer data: the heading cannot be fused")
+            notice("\(container.path): no magnetometer data: the heading has no magnetic reference to north")
         }
         if let loc = byKind[.location] {
             let lower = loc.table.columns.map { $0.lowercased() }
@@ -185,20 +225,31 @@ enum PhyphoxImport {
                   let lo = lower.firstIndex(where: { $0.hasPrefix("longitude") }) else {
                 throw InputError(file: loc.table.display, line: 1, "no latitude and longitude columns")
             }
-            streams.append(LocationStream(table: loc.table, time: try timeColumn(loc), lat: la, lon: lo,
-                                          alt: lower.firstIndex(where: { $0.hasPrefix("height") || $0.hasPrefix("altitude") }),
-                                          accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") })))
+            streams.append(LocationStream(file: LocationStream.fixes(
+                table: loc.table, time: try timeColumn(loc), clock: clock, lat: la, lon: lo,
+                alt: lower.firstIndex(where: { $0.hasPrefix("height") || $0.hasPrefix("altitude") }),
+                accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") }), notice: notice)))
             used.append("gps \(loc.file)")
         }
 
         var meta = LogMetadata()
         meta.entries.append(("format", SensorLogReader.formatName))
         if let originSeconds { meta.entries.append(("start_utc", PhoneRecording.isoSeconds(Int64(originSeconds)))) }
-        else { notice("\(container.path): no meta/time.csv: the recording's date is unknown (no start_utc)") }
+        else {
+            // Said once, here: the north's explanation does not repeat it (`LogMetadata.startUnknownKey`).
+            let why = "\(container.path): no meta/time.csv, so the recording's date is unknown (the log has no start_utc)"
+            notice(why + "; where the magnetic model needs a date (true north from GPS), today's is used")
+            meta.entries.append((LogMetadata.startUnknownKey, "no meta/time.csv in the phyphox export"))
+        }
         let name = [device["deviceBrand"] ?? device["deviceManufacturer"], device["deviceModel"]].compactMap { $0 }.joined(separator: " ")
         meta.entries.append(("device", (name.isEmpty ? "unknown device" : name) + (device["version"].map { " (phyphox \($0))" } ?? " (phyphox)")))
         meta.entries.append(("import_source", "phyphox export \(URL(fileURLWithPath: container.path).lastPathComponent)"))
         meta.entries.append(("import_files", used.joined(separator: "; ")))
         return (streams, meta)
     }
+}
+
+/// Column names as the messages quote them: "Time (s)", "a", …
+func quoted(_ columns: [String]) -> String {
+    columns.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (columns.count > 12 ? ", …" : "")
 }

@@ -2,86 +2,170 @@ import Foundation
 import POIARCore
 import SensorLog
 
-/// A vector sample of one file, on the log's clock.
-struct TimedVector {
+/// A value of one file's row, on the log's clock.
+struct Timed<Value> {
     var time: Double
-    var vector: Vector3
+    var value: Value
     var line: Int
 }
 
 /// Records in nondecreasing time order.
 protocol RecordStream: AnyObject {
+    /// The file the records come from (`rec.zip/Gyroscope.csv`), for messages.
+    var display: String { get }
     func next() throws -> LogRecord?
+}
+
+/// The mapping from a recording's file times to the log's time, shared by its files and set
+/// once the recording's time 0 is known.
+final class RecordingClock {
+    /// Sensor Logger: the epoch time (ns) of log time 0.
+    var originNs: Int64 = 0
+    /// phyphox: added to the experiment time (the fraction of a second of the first START).
+    var offset: Double = 0
+}
+
+/// A row's time as the file gives it, before the clock makes it the log's time.
+struct RawTime {
+    /// Sensor Logger: nanoseconds since the Unix epoch.
+    var nanoseconds: Int64 = 0
+    /// phyphox: seconds of experiment time.
+    var seconds: Double = 0
 }
 
 /// How a file's time column becomes the log's time.
 enum TimeColumn {
     /// Integer nanoseconds since the Unix epoch (Sensor Logger's `time`); log time is
     /// (t − origin) / 1e9, computed in integers so no precision is lost.
-    case epochNanoseconds(index: Int, origin: Int64)
-    /// Seconds (phyphox's `Time (s)`), shifted by `offset`.
-    case seconds(index: Int, offset: Double)
+    case epochNanoseconds(index: Int)
+    /// Seconds (phyphox's `Time (s)`), shifted by the clock's offset.
+    case seconds(index: Int)
 
-    var index: Int {
+    @inline(__always)
+    func raw(_ row: CSVRow) throws -> RawTime? {
         switch self {
-        case .epochNanoseconds(let i, _), .seconds(let i, _): return i
+        case .epochNanoseconds(let i): return try row.nanoseconds(i).map { RawTime(nanoseconds: $0) }
+        case .seconds(let i): return try row.number(i).map { RawTime(seconds: $0) }
         }
     }
 
-    /// Parses integer nanoseconds ("1698501144401773000", or a float form).
-    static func nanoseconds(_ s: String) -> Int64? {
-        if let v = Int64(s) { return v }
-        if let d = Double(s), d.isFinite, abs(d) < 9.2e18 { return Int64(d) }
-        return nil
-    }
-
-    func time(_ table: CSVTable, _ fields: [String], line: Int) throws -> Double? {
+    @inline(__always)
+    func logTime(_ raw: RawTime, clock: RecordingClock, table: CSVTable, line: Int) throws -> Double {
         switch self {
-        case .epochNanoseconds(let i, let origin):
-            guard i < fields.count else {
-                throw InputError(file: table.display, line: line, "expected \(table.columns.count) columns, found \(fields.count)")
-            }
-            if fields[i].isEmpty { return nil }
-            guard let ns = TimeColumn.nanoseconds(fields[i]) else {
-                throw InputError(file: table.display, line: line, field: table.columns[i], "\"\(fields[i])\" is not a time in nanoseconds")
-            }
-            let (sinceOrigin, overflow) = ns.subtractingReportingOverflow(origin)
+        case .epochNanoseconds(let i):
+            let (sinceOrigin, overflow) = raw.nanoseconds.subtractingReportingOverflow(clock.originNs)
             guard !overflow else {
                 throw InputError(file: table.display, line: line, field: table.columns[i],
-                                 "time \(ns) ns is too far from the recording's first sample (\(origin) ns)")
+                                 "time \(raw.nanoseconds) ns is too far from the recording's first sample (\(clock.originNs) ns)")
             }
             return Double(sinceOrigin) / 1e9
-        case .seconds(let i, let offset):
-            return try table.number(fields, i, line: line).map { $0 + offset }
+        case .seconds:
+            return raw.seconds + clock.offset
         }
     }
 }
 
-/// The x, y, z columns of a CSV file as vectors, scaled (unit, sign). Rows whose time
-/// repeats or steps back (phones sometimes write a sample twice) are skipped, with one
-/// notice per file; rows with an empty or NaN value are skipped silently.
-final class VectorFileStream {
+/// Reports a sensor that stops for a while: one notice per gap longer than
+/// max(`minimumGap`, `periods` × the sensor's sample period), the period being the median of
+/// its first `estimateIntervals` intervals (of those seen so far, early on).
+struct GapWatch {
+    static let minimumGap = 1.0
+    static let periods = 50.0
+    static let estimateIntervals = 64
+    private var intervals: [Double] = []
+    private var period = 0.0
+    private var last: Double?
+
+    /// Records a sample at `time` (after the previous one); returns the gap before it when it
+    /// is one to report.
+    @inline(__always)
+    mutating func add(_ time: Double) -> Double? {
+        defer { last = time }
+        guard let last else { return nil }
+        let interval = time - last
+        if intervals.count < GapWatch.estimateIntervals {
+            intervals.append(interval)
+            period = intervals.sorted()[intervals.count / 2]
+            // Until a few intervals are known, a sensor's rate is not.
+            if intervals.count < 4 { return nil }
+        }
+        return interval > max(GapWatch.minimumGap, GapWatch.periods * period) ? interval : nil
+    }
+}
+
+/// The rows of one sensor file as timed values, in time order, on the recording's clock.
+/// The first row is read ahead (`firstTime`), so the recording's time 0 can be found without
+/// opening the file twice. Rows whose time repeats or steps back (phones sometimes write a
+/// sample twice) are skipped, with one notice per file; rows `parse` gives nil for (an empty
+/// or NaN value) are skipped silently. A gap in the file is a notice (`GapWatch`).
+final class SensorFile<Value> {
     let table: CSVTable
     private let time: TimeColumn
-    private let xyz: (Int, Int, Int)
-    private let scale: Double
+    private let clock: RecordingClock
+    private let parse: (CSVRow) throws -> Value?
+    private let notice: (String) -> Void
+    private var ahead: (raw: RawTime, value: Value, line: Int)?
+    private var readAhead = false
     private var lastTime = -Double.infinity
     private var skipped = 0
-    private let notice: (String) -> Void
+    private var gaps = GapWatch()
+    private var finished = false
 
-    init(table: CSVTable, time: TimeColumn, xyz: (Int, Int, Int), scale: Double, notice: @escaping (String) -> Void) {
-        self.table = table; self.time = time; self.xyz = xyz; self.scale = scale; self.notice = notice
+    var display: String { table.display }
+
+    init(table: CSVTable, time: TimeColumn, clock: RecordingClock, notice: @escaping (String) -> Void,
+         parse: @escaping (CSVRow) throws -> Value?) {
+        self.table = table; self.time = time; self.clock = clock; self.notice = notice; self.parse = parse
     }
 
-    func next() throws -> TimedVector? {
-        while let (fields, line) = try table.nextRow() {
-            guard let t = try time.time(table, fields, line: line),
-                  let x = try table.number(fields, xyz.0, line: line),
-                  let y = try table.number(fields, xyz.1, line: line),
-                  let z = try table.number(fields, xyz.2, line: line) else { continue }
+    /// The next row with a time and a value, as the file gives them.
+    @inline(__always)
+    private func nextRaw() throws -> (raw: RawTime, value: Value, line: Int)? {
+        while let row = try table.withNextRow({ row -> (RawTime, Value, Int)? in
+            guard let t = try time.raw(row), let v = try parse(row) else { return nil }
+            return (t, v, row.line)
+        }) {
+            if let row { return row }
+        }
+        return nil
+    }
+
+    /// The first row's time (nanoseconds since the epoch, or seconds) and line; nil when the
+    /// file has no rows with values. Read once and kept for `next()`.
+    func first() throws -> (raw: RawTime, line: Int)? {
+        if !readAhead {
+            readAhead = true
+            ahead = try nextRaw()
+        }
+        return ahead.map { ($0.raw, $0.line) }
+    }
+
+    /// The first row's value (read ahead as `first()`).
+    func firstValue() throws -> Value? {
+        _ = try first()
+        return ahead?.value
+    }
+
+    func next() throws -> Timed<Value>? {
+        while !finished {
+            let row: (raw: RawTime, value: Value, line: Int)
+            if !readAhead { readAhead = true; ahead = try nextRaw() }
+            if let a = ahead {
+                row = a
+                ahead = nil
+            } else if let r = try nextRaw() {
+                row = r
+            } else {
+                finished = true
+                break
+            }
+            let t = try time.logTime(row.raw, clock: clock, table: table, line: row.line)
             if t <= lastTime { skipped += 1; continue }
+            if let gap = gaps.add(t) {
+                notice("\(table.display): no samples for \(String(format: "%.1f", gap)) s from t = \(String(format: "%.1f", lastTime)) s (line \(row.line) ends the gap)")
+            }
             lastTime = t
-            return TimedVector(time: t, vector: Vector3(x, y, z) * scale, line: line)
+            return Timed(time: t, value: row.value, line: row.line)
         }
         if skipped > 0 {
             notice("\(table.display): skipped \(skipped) row(s) whose time repeats or steps back")
@@ -91,18 +175,29 @@ final class VectorFileStream {
     }
 }
 
+extension SensorFile where Value == Vector3 {
+    /// The x, y, z columns of a file as vectors, times `scale` (unit, sign).
+    convenience init(vectors table: CSVTable, time: TimeColumn, xyz: (Int, Int, Int), scale: Double, clock: RecordingClock,
+                     notice: @escaping (String) -> Void) {
+        self.init(table: table, time: time, clock: clock, notice: notice) { row in
+            guard let x = try row.number(xyz.0), let y = try row.number(xyz.1), let z = try row.number(xyz.2) else { return nil }
+            return Vector3(x, y, z) * scale
+        }
+    }
+}
+
 /// Acceleration without gravity plus gravity, the latter interpolated linearly to the
 /// former's times (held at the ends): the specific force an accelerometer would read.
 final class SumStream {
-    private let main: VectorFileStream
-    private let added: VectorFileStream
-    private var before: TimedVector?
-    private var after: TimedVector?
+    private let main: SensorFile<Vector3>
+    private let added: SensorFile<Vector3>
+    private var before: Timed<Vector3>?
+    private var after: Timed<Vector3>?
     private var addedDone = false
 
-    init(_ main: VectorFileStream, plus added: VectorFileStream) { self.main = main; self.added = added }
+    init(_ main: SensorFile<Vector3>, plus added: SensorFile<Vector3>) { self.main = main; self.added = added }
 
-    func next() throws -> TimedVector? {
+    func next() throws -> Timed<Vector3>? {
         guard var s = try main.next() else { return nil }
         if after == nil && !addedDone { after = try added.next(); addedDone = after == nil }
         while let a = after, a.time < s.time {
@@ -115,27 +210,27 @@ final class SumStream {
         case let (b?, a?):
             let span = a.time - b.time
             let w = span > 0 ? (s.time - b.time) / span : 0
-            g = b.vector * (1 - w) + a.vector * w
-        case let (b?, nil): g = b.vector
-        case let (nil, a?): g = a.vector
+            g = b.value * (1 - w) + a.value * w
+        case let (b?, nil): g = b.value
+        case let (nil, a?): g = a.value
         case (nil, nil):
-            throw InputError(file: added.table.display, "has no samples to add to \(main.table.display)")
+            throw InputError(file: added.display, "has no samples to add to \(main.display)")
         }
-        s.vector = s.vector + g
+        s.value = s.value + g
         return s
     }
 }
 
-/// Gyro, accel or mag records from a vector stream, checked for plausible units.
+/// Gyro, accel or mag records from a vector source, checked for plausible units.
 final class SensorStream: RecordStream {
     enum Kind { case gyro, accel, mag }
     private let kind: Kind
-    private let source: () throws -> TimedVector?
-    private let display: String
+    private let source: () throws -> Timed<Vector3>?
+    let display: String
     private var units = UnitPlausibility()
     private var finished = false
 
-    init(_ kind: Kind, display: String, source: @escaping () throws -> TimedVector?) {
+    init(_ kind: Kind, display: String, source: @escaping () throws -> Timed<Vector3>?) {
         self.kind = kind; self.display = display; self.source = source
     }
 
@@ -149,77 +244,103 @@ final class SensorStream: RecordStream {
         let fail = { (m: String) in InputError(file: self.display, line: s.line, field: "x", m) }
         switch kind {
         case .gyro:
-            try units.check(gyro: s.vector, fail: fail)
-            return LogRecord(sample: .gyro(time: s.time, rate: s.vector), line: s.line)
+            try units.check(gyro: s.value, fail: fail)
+            return LogRecord(sample: .gyro(time: s.time, rate: s.value), line: s.line)
         case .accel:
-            try units.check(accel: s.vector, line: s.line, fail: fail)
-            return LogRecord(sample: .accel(time: s.time, force: s.vector), line: s.line)
+            try units.check(accel: s.value, line: s.line, fail: fail)
+            return LogRecord(sample: .accel(time: s.time, force: s.value), line: s.line)
         case .mag:
-            try units.check(mag: s.vector, line: s.line, fail: fail)
-            return LogRecord(sample: .mag(time: s.time, field: s.vector), line: s.line)
+            try units.check(mag: s.value, line: s.line, fail: fail)
+            return LogRecord(sample: .mag(time: s.time, field: s.value), line: s.line)
         }
     }
 }
 
 /// GPS fixes from a location CSV. A negative or missing accuracy is "unknown"; rows without
-/// a position are skipped.
+/// a position, and "no fix yet" rows at 0°, 0°, are skipped.
 final class LocationStream: RecordStream {
-    private let table: CSVTable
-    private let time: TimeColumn
-    private let lat: Int, lon: Int
-    private let alt: Int?, accuracy: Int?
-    private var lastTime = -Double.infinity
+    let file: SensorFile<GPSFix>
+    var display: String { file.display }
 
-    init(table: CSVTable, time: TimeColumn, lat: Int, lon: Int, alt: Int?, accuracy: Int?) {
-        self.table = table; self.time = time; self.lat = lat; self.lon = lon; self.alt = alt; self.accuracy = accuracy
+    init(file: SensorFile<GPSFix>) { self.file = file }
+
+    /// The fixes of a table with latitude, longitude and optional altitude and accuracy columns.
+    static func fixes(table: CSVTable, time: TimeColumn, clock: RecordingClock, lat: Int, lon: Int, alt: Int?, accuracy: Int?,
+                      notice: @escaping (String) -> Void) -> SensorFile<GPSFix> {
+        SensorFile(table: table, time: time, clock: clock, notice: notice) { row in
+            guard let la = try row.number(lat), let lo = try row.number(lon) else { return nil }
+            guard abs(la) <= 90, abs(lo) <= 180 else {
+                throw InputError(file: table.display, line: row.line, field: table.columns[lat], "latitude \(la), longitude \(lo) is not a position")
+            }
+            if la == 0 && lo == 0 { return nil }
+            let a = try alt.flatMap { try row.number($0) }
+            var acc = try accuracy.flatMap { try row.number($0) }
+            if let v = acc, v < 0 { acc = nil }
+            // The time is set when the row is handed on.
+            return GPSFix(time: 0, coordinate: GeoCoordinate(latitude: la, longitude: lo, altitude: a), horizontalAccuracy: acc)
+        }
     }
 
     func next() throws -> LogRecord? {
-        while let (fields, line) = try table.nextRow() {
-            guard let t = try time.time(table, fields, line: line),
-                  let la = try table.number(fields, lat, line: line),
-                  let lo = try table.number(fields, lon, line: line) else { continue }
-            guard abs(la) <= 90, abs(lo) <= 180 else {
-                throw InputError(file: table.display, line: line, field: table.columns[lat], "latitude \(la), longitude \(lo) is not a position")
-            }
-            if t <= lastTime { continue }
-            lastTime = t
-            let a = try alt.flatMap { try table.number(fields, $0, line: line) }
-            var acc = try accuracy.flatMap { try table.number(fields, $0, line: line) }
-            if let v = acc, v < 0 { acc = nil }
-            if la == 0 && lo == 0 { continue }  // "no fix yet" placeholder rows
-            return LogRecord(sample: .gps(GPSFix(time: t, coordinate: GeoCoordinate(latitude: la, longitude: lo, altitude: a),
-                                                  horizontalAccuracy: acc)), line: line)
-        }
-        return nil
+        guard let s = try file.next() else { return nil }
+        var fix = s.value
+        fix.time = s.time
+        return LogRecord(sample: .gps(fix), line: s.line)
     }
 }
 
-/// Merges time-ordered streams into one (ties: the stream listed first).
-final class MergedStreams {
-    private struct Head: Comparable {
-        var record: LogRecord
-        var stream: Int
-        static func < (a: Head, b: Head) -> Bool {
-            a.record.sample.time != b.record.sample.time ? a.record.sample.time < b.record.sample.time : a.stream < b.stream
-        }
-        static func == (a: Head, b: Head) -> Bool { a.stream == b.stream && a.record == b.record }
-    }
-    private let streams: [RecordStream]
-    private var heap = MinHeap<Head>()
-    private var started = false
+/// The phone's own attitude (Sensor Logger's `Orientation.csv`), turned into poiar's
+/// device → ENU convention.
+final class OrientationStream: RecordStream {
+    let file: SensorFile<Quaternion>
+    private let convention: OrientationConvention
+    var display: String { file.display }
 
-    init(_ streams: [RecordStream]) { self.streams = streams }
+    init(file: SensorFile<Quaternion>, convention: OrientationConvention) {
+        self.file = file; self.convention = convention
+    }
+
+    func next() throws -> LogRecord? {
+        guard let s = try file.next() else { return nil }
+        return LogRecord(sample: .orientation(time: s.time, attitude: convention.attitude(s.value)), line: s.line)
+    }
+}
+
+/// Merges time-ordered streams into one (ties: the stream listed first). A recording has a
+/// handful of streams, so the earliest head is found by a scan (no heap). Like a poiar-log/1
+/// log, the recording may not go more than `SensorLogReader.defaultMaxTimeGap` without any row.
+final class MergedStreams {
+    private let streams: [RecordStream]
+    private var heads: [LogRecord?] = []
+    /// The heads' times (∞ for a stream at its end), scanned without touching the records.
+    private var times: [Double] = []
+    private var started = false
+    private var last: (time: Double, line: Int, stream: Int)?
+    let maxTimeGap: Double
+
+    init(_ streams: [RecordStream], maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap) {
+        self.streams = streams; self.maxTimeGap = maxTimeGap
+    }
 
     func next() throws -> LogRecord? {
         if !started {
             started = true
-            for (i, s) in streams.enumerated() {
-                if let r = try s.next() { heap.insert(Head(record: r, stream: i)) }
-            }
+            heads = try streams.map { try $0.next() }
+            times = heads.map { $0?.sample.time ?? .infinity }
         }
-        guard let top = heap.popMin() else { return nil }
-        if let r = try streams[top.stream].next() { heap.insert(Head(record: r, stream: top.stream)) }
-        return top.record
+        var best = 0, bestTime = Double.infinity
+        for i in times.indices where times[i] < bestTime { best = i; bestTime = times[i] }
+        guard bestTime < .infinity, let record = heads[best] else { return nil }
+        let following = try streams[best].next()
+        times[best] = following?.sample.time ?? .infinity
+        heads[best] = following
+        if let last, bestTime - last.time > maxTimeGap {
+            let before = URL(fileURLWithPath: streams[last.stream].display).lastPathComponent
+            throw InputError(file: streams[best].display, line: record.line, field: "time",
+                             SensorLogReader.timeJumpMessage(gap: bestTime - last.time, from: last.time, at: "\(before) line \(last.line)",
+                                                             to: bestTime, maxTimeGap: maxTimeGap))
+        }
+        last = (bestTime, record.line, best)
+        return record
     }
 }

@@ -1,13 +1,9 @@
 import CZlib
 import Foundation
 import POIARCore
+import SensorLog
 
-/// Bytes read a chunk at a time: a plain file, or one entry of a zip archive.
-protocol ByteChunkSource: AnyObject {
-    /// The next chunk (never empty), or nil at the end.
-    func nextChunk() throws -> [UInt8]?
-}
-
+/// How much compressed input a deflated entry reads at a time.
 private let chunkSize = 1 << 16
 
 /// An open file read with `pread`, shared by the entries of one zip archive.
@@ -36,11 +32,18 @@ final class RandomAccessFile {
         guard offset < size else { return [] }
         let count = Int(min(UInt64(max(count, 0)), size - offset))
         var out = [UInt8](repeating: 0, count: count)
+        let done = try out.withUnsafeMutableBytes { try read(at: offset, into: $0) }
+        if done < count { out.removeLast(count - done) }
+        return out
+    }
+
+    /// Fills `buffer` from `offset` (less only at the end of the file); returns the bytes read.
+    func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        guard offset < size else { return 0 }
+        let count = Int(min(UInt64(buffer.count), size - offset))
         var done = 0
         while done < count {
-            let n = out.withUnsafeMutableBytes { b in
-                pread(fd, b.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
+            let n = pread(fd, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError(file: path, "read failed: \(String(cString: strerror(errno)))")
@@ -48,24 +51,21 @@ final class RandomAccessFile {
             if n == 0 { break }
             done += n
         }
-        if done < count { out.removeLast(count - done) }
-        return out
+        return done
     }
 }
 
-/// A whole plain file, a chunk at a time.
-final class FileChunkSource: ByteChunkSource {
+/// A whole plain file, read straight into the line reader's buffer.
+final class FileByteStream: ByteStream {
     private let file: RandomAccessFile
     private var offset: UInt64 = 0
 
     init(path: String) throws { file = try RandomAccessFile(path: path) }
 
-    func nextChunk() throws -> [UInt8]? {
-        guard offset < file.size else { return nil }
-        let chunk = try file.read(at: offset, count: Int(min(UInt64(chunkSize), file.size - offset)))
-        if chunk.isEmpty { return nil }
-        offset += UInt64(chunk.count)
-        return chunk
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = try file.read(at: offset, into: buffer)
+        offset += UInt64(n)
+        return n
     }
 }
 
@@ -167,7 +167,7 @@ final class ZipArchive {
     }
 
     /// A reader of one entry's uncompressed bytes; the CRC-32 and size are checked at its end.
-    func open(_ entry: Entry) throws -> ByteChunkSource {
+    func open(_ entry: Entry) throws -> ByteStream {
         let display = "\(path)/\(entry.name)"
         if entry.flags & 1 != 0 { throw InputError(file: display, "is encrypted: poiar cannot read encrypted zip entries") }
         let header = try file.read(at: entry.localHeaderOffset, count: 30)
@@ -188,8 +188,9 @@ final class ZipArchive {
     }
 }
 
-/// One zip entry's bytes: stored ones copied, deflated ones inflated chunk by chunk.
-private final class ZipEntrySource: ByteChunkSource {
+/// One zip entry's bytes: stored ones read, deflated ones inflated, straight into the line
+/// reader's buffer.
+private final class ZipEntrySource: ByteStream {
     private let file: RandomAccessFile
     private let entry: ZipArchive.Entry
     private let display: String
@@ -199,7 +200,9 @@ private final class ZipEntrySource: ByteChunkSource {
     private var produced: UInt64 = 0
     private var finished = false
     private let stream: UnsafeMutablePointer<z_stream>?
+    /// Compressed bytes read but not yet inflated: `input[inputStart...]`.
     private var input: [UInt8] = []
+    private var inputStart = 0
 
     init(file: RandomAccessFile, entry: ZipArchive.Entry, dataStart: UInt64, display: String, inflating: Bool) throws {
         self.file = file; self.entry = entry; self.display = display
@@ -236,51 +239,56 @@ private final class ZipEntrySource: ByteChunkSource {
         return chunk
     }
 
-    func nextChunk() throws -> [UInt8]? {
-        if finished { return nil }
-        var out: [UInt8]
+    func read(into out: UnsafeMutableRawBufferPointer) throws -> Int {
+        if finished || out.count == 0 { return 0 }
+        var have = 0
         if let stream {
-            out = [UInt8](repeating: 0, count: chunkSize)
-            var have = 0
             while have == 0 {
-                if input.isEmpty {
+                if inputStart == input.count {
                     input = try readInput()
+                    inputStart = 0
                 }
-                let inputCount = input.count
+                let available = input.count - inputStart
                 var status: Int32 = Z_OK
-                var consumed = 0
                 input.withUnsafeMutableBufferPointer { inb in
-                    out.withUnsafeMutableBufferPointer { outb in
-                        stream.pointee.next_in = inb.baseAddress
-                        stream.pointee.avail_in = UInt32(inputCount)
-                        stream.pointee.next_out = outb.baseAddress
-                        stream.pointee.avail_out = UInt32(chunkSize)
-                        status = inflate(stream, Z_NO_FLUSH)
-                        consumed = inputCount - Int(stream.pointee.avail_in)
-                        have = chunkSize - Int(stream.pointee.avail_out)
-                    }
+                    stream.pointee.next_in = inb.baseAddress.map { $0 + inputStart }
+                    stream.pointee.avail_in = UInt32(available)
+                    stream.pointee.next_out = out.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    stream.pointee.avail_out = UInt32(min(out.count, Int(UInt32.max)))
+                    status = inflate(stream, Z_NO_FLUSH)
+                    inputStart += available - Int(stream.pointee.avail_in)
+                    have = min(out.count, Int(UInt32.max)) - Int(stream.pointee.avail_out)
                 }
-                input.removeFirst(consumed)
                 if status == Z_STREAM_END { finished = true; break }
-                if status == Z_BUF_ERROR && inputCount == 0 {
+                if status == Z_BUF_ERROR && available == 0 {
                     throw InputError(file: display, "compressed data is truncated")
                 }
                 if status != Z_OK && status != Z_BUF_ERROR {
                     throw InputError(file: display, "compressed data is corrupt (zlib error \(status))")
                 }
             }
-            out.removeLast(chunkSize - have)
         } else {
-            out = try readInput()
+            guard offset < end else { finished = true; return try checked(0, out) }
+            let want = UnsafeMutableRawBufferPointer(rebasing: out[0..<Int(min(UInt64(out.count), end - offset))])
+            have = try file.read(at: offset, into: want)
+            if have == 0 { throw InputError(file: display, "the zip archive is truncated") }
+            offset += UInt64(have)
             if offset >= end { finished = true }
         }
-        produced += UInt64(out.count)
-        crc = out.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        return try checked(have, out)
+    }
+
+    /// Adds the `count` bytes just produced to the CRC and size, checked at the end.
+    private func checked(_ count: Int, _ out: UnsafeMutableRawBufferPointer) throws -> Int {
+        produced += UInt64(count)
+        if count > 0 {
+            crc = crc32(crc, out.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt32(count))
+        }
         if finished {
             guard produced == entry.uncompressedSize, UInt32(truncatingIfNeeded: crc) == entry.crc32 else {
                 throw InputError(file: display, "damaged zip entry: its CRC-32 or size does not match")
             }
         }
-        return out.isEmpty ? (finished ? nil : try nextChunk()) : out
+        return count
     }
 }

@@ -33,7 +33,7 @@ public enum FilterBenchmark {
             case .gyro(let t, let v): samples.append(FilterSample(.gyro, time: t, value: v))
             case .accel(let t, let v): samples.append(FilterSample(.accel, time: t, value: v))
             case .mag(let t, let v): samples.append(FilterSample(.mag, time: t, value: v))
-            case .gps, .frame: break
+            case .gps, .frame, .orientation: break
             }
         }
         return samples

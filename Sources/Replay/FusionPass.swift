@@ -71,7 +71,7 @@ public struct FusionPass {
         var frames: [FrameEvent] = []
         var waiting: [(time: Double, line: Int?, still: String?)] = []  // frames before the filter is ready
         var track = GPSTrack()
-        var gyroCount = 0, accelCount = 0, magCount = 0, gpsCount = 0, frameCount = 0  // per sensor
+        var gyroCount = 0, accelCount = 0, magCount = 0, gpsCount = 0, frameCount = 0, orientationCount = 0  // per sensor
         var firstTime: Double?, lastTime: Double?
         var hasFrameRows = false
         var nextSyntheticFrame: Double?
@@ -102,6 +102,7 @@ public struct FusionPass {
             case .mag: magCount += 1
             case .gps: gpsCount += 1
             case .frame: frameCount += 1
+            case .orientation: orientationCount += 1
             }
             let wasInitialized = filter.isInitialized
             switch record.sample {
@@ -124,6 +125,8 @@ public struct FusionPass {
                     waiting.removeAll { $0.line == nil }
                 }
                 addFrame(time, record.line, still)
+            case .orientation:
+                break  // the phone's own attitude: not fused
             }
             if !wasInitialized, let pose = filter.pose {
                 // Frames before the first accelerometer and magnetometer samples take the
@@ -139,7 +142,8 @@ public struct FusionPass {
                              "cannot fuse a pose for the frames: the log has no \(missing.isEmpty ? "usable accel/mag" : missing.joined(separator: " or ")) samples")
         }
         var counts: [String: Int] = [:]
-        for (name, n) in [("gyro", gyroCount), ("accel", accelCount), ("mag", magCount), ("gps", gpsCount), ("frame", frameCount)]
+        for (name, n) in [("gyro", gyroCount), ("accel", accelCount), ("mag", magCount), ("gps", gpsCount), ("frame", frameCount),
+                          ("orientation", orientationCount)]
         where n > 0 { counts[name] = n }
         return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
                             firstTime: firstTime, lastTime: lastTime)

@@ -52,7 +52,8 @@ public enum TrueNorth {
         let when: Date
         if let date { when = date } else if let start = metadata.startUTC { when = start } else {
             when = now
-            note = "; the log has no start_utc, so today's date was used"
+            // An import that found no date has said so already.
+            if metadata[LogMetadata.startUnknownKey] == nil { note = "; the log has no start_utc, so today's date was used" }
         }
         let model = WorldMagneticModel.wmm2025
         let year = WorldMagneticModel.decimalYear(when)

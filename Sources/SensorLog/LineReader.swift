@@ -2,12 +2,24 @@ import CZlib
 import Foundation
 import POIARCore
 
+/// Bytes read in order into a caller's buffer: a file inside a phone recording's folder or
+/// zip archive (`PhoneImport`), for `LineReader`.
+package protocol ByteStream: AnyObject {
+    /// Fills the start of `buffer` (never empty) and returns how many bytes; 0 at the end.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
 /// Reads a text file line by line in constant memory. Plain and gzip-compressed files are
-/// both read through zlib's gzread, which passes uncompressed input through unchanged.
-/// Line endings LF and CRLF; a UTF-8 byte-order mark at the start is dropped.
+/// both read through zlib's gzread, which passes uncompressed input through unchanged; or
+/// the bytes come from a `ByteStream`. Line endings LF and CRLF; a UTF-8 byte-order mark at
+/// the start is dropped.
 package final class LineReader {
+    /// The file as messages name it.
     package let path: String
-    private let file: gzFile
+    private enum Input { case gz(gzFile), stream(ByteStream) }
+    private let input: Input
+    /// What a file with an over-long line is not (for the message).
+    private let expected: String
     /// The read buffer: bytes `start..<end` are read but not yet handed out.
     private var buffer: UnsafeMutablePointer<UInt8>
     private var capacity: Int
@@ -29,14 +41,25 @@ package final class LineReader {
         guard let f = gzopen(path, "rb") else {
             throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))")
         }
-        file = f
+        input = .gz(f)
+        expected = "a poiar-log/1 CSV file"
         gzbuffer(f, 1 << 16)
         capacity = 1 << 16
         buffer = .allocate(capacity: capacity)
     }
 
+    /// Lines of `stream`, named `display` in messages; `expected` says what the file should be
+    /// ("a CSV file"), for the message about an over-long line.
+    package init(stream: ByteStream, display: String, expected: String) {
+        path = display
+        input = .stream(stream)
+        self.expected = expected
+        capacity = 1 << 16
+        buffer = .allocate(capacity: capacity)
+    }
+
     deinit {
-        gzclose(file)
+        if case .gz(let file) = input { gzclose(file) }
         buffer.deallocate()
     }
 
@@ -88,7 +111,7 @@ package final class LineReader {
         }
         if end == capacity {
             if capacity >= LineReader.maxLineLength {
-                throw InputError(file: path, line: lineNumber + 1, "line longer than \(LineReader.maxLineLength) bytes: not a poiar-log/1 CSV file")
+                throw InputError(file: path, line: lineNumber + 1, "line longer than \(LineReader.maxLineLength) bytes: not \(expected)")
             }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: end)
@@ -96,25 +119,32 @@ package final class LineReader {
             buffer = bigger
             capacity *= 2
         }
-        let n = gzread(file, buffer + end, UInt32(capacity - end))
-        if lineNumber == 0 && end == 0 { isCompressed = gzdirect(file) == 0 }
-        if n < 0 {
-            var code: Int32 = 0
-            let msg = String(cString: gzerror(file, &code))
-            throw InputError(file: path, line: lineNumber + 1, "read failed: \(msg)")
-        }
-        if n == 0 {
-            // gzread reports a truncated gzip stream as end of file with Z_BUF_ERROR set.
-            var code: Int32 = 0
-            _ = gzerror(file, &code)
-            if code == Z_BUF_ERROR {
-                throw InputError(file: path, line: lineNumber + 1, "gzip data is truncated (unexpected end of file)")
+        switch input {
+        case .stream(let stream):
+            let n = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
+            if n == 0 { atEOF = true }
+            end += n
+        case .gz(let file):
+            let n = gzread(file, buffer + end, UInt32(capacity - end))
+            if lineNumber == 0 && end == 0 { isCompressed = gzdirect(file) == 0 }
+            if n < 0 {
+                var code: Int32 = 0
+                let msg = String(cString: gzerror(file, &code))
+                throw InputError(file: path, line: lineNumber + 1, "read failed: \(msg)")
             }
-            if code != Z_OK {
-                throw InputError(file: path, line: lineNumber + 1, "gzip data is corrupt")
+            if n == 0 {
+                // gzread reports a truncated gzip stream as end of file with Z_BUF_ERROR set.
+                var code: Int32 = 0
+                _ = gzerror(file, &code)
+                if code == Z_BUF_ERROR {
+                    throw InputError(file: path, line: lineNumber + 1, "gzip data is truncated (unexpected end of file)")
+                }
+                if code != Z_OK {
+                    throw InputError(file: path, line: lineNumber + 1, "gzip data is corrupt")
+                }
+                atEOF = true
             }
-            atEOF = true
+            end += Int(n)
         }
-        end += Int(n)
     }
 }

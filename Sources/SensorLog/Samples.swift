@@ -13,10 +13,15 @@ public enum SensorSample: Equatable, Sendable {
     /// A camera frame; `still` is the image path as written in the log (relative to the log's
     /// folder), nil for a frame drawn over a synthetic background.
     case frame(time: Double, still: String?)
+    /// The phone's own estimate of its attitude (Sensor Logger's `Orientation.csv`): the unit
+    /// quaternion that rotates device-frame vectors into the local ENU frame, as in the pose
+    /// CSV. Its north (magnetic or true) is the log's `orientation_north` metadata. The fusion
+    /// does not use it; it is a reference (`evaluate --truth`) and a pose source.
+    case orientation(time: Double, attitude: Quaternion)
 
     public var time: Double {
         switch self {
-        case .gyro(let t, _), .accel(let t, _), .mag(let t, _), .frame(let t, _): return t
+        case .gyro(let t, _), .accel(let t, _), .mag(let t, _), .frame(let t, _), .orientation(let t, _): return t
         case .gps(let fix): return fix.time
         }
     }
@@ -28,6 +33,7 @@ public enum SensorSample: Equatable, Sendable {
         case .mag: return "mag"
         case .gps: return "gps"
         case .frame: return "frame"
+        case .orientation: return "orientation"
         }
     }
 }
@@ -63,4 +69,39 @@ public struct LogMetadata: Equatable, Sendable {
     public var pois: String? { self["pois"] }
     public var stills: String? { self["stills"] }
     public var device: String? { self["device"] }
+    /// Set by an importer that has told the user the recording has no date (no `start_utc`),
+    /// so that the north's explanation does not say it again. It describes a reading, not the
+    /// data: `SensorLogFormat` does not write it (a log converted from the recording has not
+    /// told anyone).
+    public static let startUnknownKey = "start_utc_unknown"
+
+    /// `orientation_north`: the north of the `orientation` rows' quaternions.
+    public var orientationNorth: OrientationNorth? { self[OrientationNorth.key].flatMap(OrientationNorth.init(rawValue:)) }
+}
+
+/// The north the phone's own orientation refers to (`# orientation_north:`).
+public enum OrientationNorth: String, Sendable {
+    case magnetic, `true`
+    /// The phone's heading matched neither north when it was checked against the magnetometer
+    /// (an arbitrary heading reference, or a disturbed field): its tilt is good, its heading not.
+    case unknown
+    public static let key = "orientation_north"
+}
+
+/// The `orientation` row of poiar-log/1 holds a unit quaternion's vector part with w ≥ 0
+/// (Android's rotation-vector form): x, y, z = q.x, q.y, q.z, and w = √(1 − x² − y² − z²).
+public enum OrientationRow {
+    /// How far past 1 the vector part's length may be (rounding of the written decimals).
+    public static let lengthTolerance = 1e-6
+
+    /// The vector part of `q` written with w ≥ 0.
+    public static func vectorPart(_ q: Quaternion) -> Vector3 { q.normalized.canonical.vector }
+
+    /// The attitude whose vector part is `v`; nil when |v| > 1 + `lengthTolerance` (no unit
+    /// quaternion has it).
+    public static func attitude(vectorPart v: Vector3) -> Quaternion? {
+        let n2 = v.normSquared
+        guard n2.isFinite, n2 <= (1 + lengthTolerance) * (1 + lengthTolerance) else { return nil }
+        return Quaternion(w: max(0, 1 - n2).squareRoot(), x: v.x, y: v.y, z: v.z).normalized
+    }
 }

@@ -50,6 +50,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var lastGyro: (time: Double, line: Int)?
     private var lastAccel: (time: Double, line: Int)?
     private var lastMag: (time: Double, line: Int)?
+    private var lastOrientation: (time: Double, line: Int)?
     private var lastTimeBySensor: [String: (time: Double, line: Int)] = [:]
     private var unknownSensors: Set<String> = []
     private var firstRowLine: Int?
@@ -89,7 +90,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             }
             if trimmed != SensorLogReader.header {
                 let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
-                if fields.count > 1, Double(fields[0]) != nil {
+                if fields.count > 1, Self.number(String(fields[0])) != nil {
                     throw InputError(file: path, line: lines.lineNumber,
                                      "data row before the header; expected the header \"\(SensorLogReader.header)\"")
                 }
@@ -188,13 +189,19 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         if lastEmittedTime > -Double.infinity, t - lastEmittedTime > maxTimeGap {
             let gap = t - lastEmittedTime
             let e = InputError(file: path, line: p.record.line, field: "time",
-                               "time jumps \(Self.seconds(gap)) s from \(lastEmittedTime) (line \(lastEmittedLine)) to \(t), over the \(Self.seconds(maxTimeGap)) s a log may go without rows: two recordings joined, or rows on different clocks?")
+                               Self.timeJumpMessage(gap: gap, from: lastEmittedTime, at: "line \(lastEmittedLine)", to: t, maxTimeGap: maxTimeGap))
             error = e
             throw e
         }
         lastEmittedTime = t
         lastEmittedLine = p.record.line
         return p.record
+    }
+
+    /// The message of a gap over `maxTimeGap` between rows (here and in phone recordings);
+    /// `at` says where the row before it is ("line 8").
+    package static func timeJumpMessage(gap: Double, from: Double, at: String, to: Double, maxTimeGap: Double) -> String {
+        "time jumps \(seconds(gap)) s from \(from) (\(at)) to \(to), over the \(seconds(maxTimeGap)) s a log may go without rows: two recordings joined, or rows on different clocks?"
     }
 
     private static func seconds(_ s: Double) -> String {
@@ -212,13 +219,13 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         guard fields.count == 6 else {
             throw fail(nil, "expected 6 columns (\(SensorLogReader.header)), found \(fields.count)")
         }
-        guard let time = Double(fields[0]) else { throw fail("time", "\"\(fields[0])\" is not a number") }
+        guard let time = Self.number(fields[0]) else { throw fail("time", "\"\(fields[0])\" is not a number") }
         guard time.isFinite else { throw fail("time", "time must be finite, found \(fields[0])") }
         let sensor = fields[1]
 
         func number(_ i: Int, _ name: String) throws -> Double {
             guard !fields[i].isEmpty else { throw fail(name, "missing value for \(sensor)") }
-            guard let v = Double(fields[i]) else { throw fail(name, "\"\(fields[i])\" is not a number") }
+            guard let v = Self.number(fields[i]) else { throw fail(name, "\"\(fields[i])\" is not a number") }
             guard v.isFinite else { throw fail(name, "value must be finite, found \(fields[i])") }
             return v
         }
@@ -245,6 +252,8 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             let v = try vector()
             try units.check(mag: v, line: lineNumber) { fail("x", $0) }
             sample = .mag(time: time, field: v)
+        case "orientation":
+            sample = .orientation(time: time, attitude: try Self.attitude(try vector()) { fail("x", $0) })
         case "gps":
             let lat = try number(2, "x (latitude)"), lon = try number(3, "y (longitude)")
             guard abs(lat) <= 90 else { throw fail("x (latitude)", "latitude \(lat) is outside −90…90°") }
@@ -271,6 +280,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         case .gyro: try checkOrder(&lastGyro, sensor, time, lineNumber)
         case .accel: try checkOrder(&lastAccel, sensor, time, lineNumber)
         case .mag: try checkOrder(&lastMag, sensor, time, lineNumber)
+        case .orientation: try checkOrder(&lastOrientation, sensor, time, lineNumber)
         case .gps, .frame: try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
         }
         return LogRecord(sample: sample, line: lineNumber)
@@ -288,10 +298,10 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
 }
 
 extension SensorLogReader {
-    /// The common case, read straight from the line's bytes: a gyro, accel or mag row of six
-    /// fields with plain decimal numbers. Anything else (other sensors, spaces, exponents,
-    /// NaN, a missing value, a wrong column count) returns nil and takes the general path,
-    /// which gives the same result or the same error.
+    /// The common case, read straight from the line's bytes: a gyro, accel, mag or orientation
+    /// row of six fields with plain decimal numbers (`DecimalText.scan`). Anything else (other
+    /// sensors, spaces, long mantissas, NaN, a missing value, a wrong column count) returns nil
+    /// and takes the general path, which gives the same result or the same error.
     private func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> LogRecord? {
         guard let parsed = FastRow(bytes: bytes) else { return nil }
         let time = parsed.time, v = parsed.vector
@@ -312,8 +322,28 @@ extension SensorLogReader {
             try units.check(mag: v, line: lineNumber) { fail("x", $0) }
             try checkOrder(&lastMag, "mag", time, lineNumber)
             sample = .mag(time: time, field: v)
+        case .orientation:
+            let q = try Self.attitude(v) { fail("x", $0) }
+            try checkOrder(&lastOrientation, "orientation", time, lineNumber)
+            sample = .orientation(time: time, attitude: q)
         }
         return LogRecord(sample: sample, line: lineNumber)
+    }
+
+    /// The attitude of an `orientation` row's x, y, z (a unit quaternion's vector part, w ≥ 0).
+    @inline(__always)
+    static func attitude(_ v: Vector3, fail: (String) -> InputError) throws -> Quaternion {
+        guard let q = OrientationRow.attitude(vectorPart: v) else {
+            throw fail("orientation x, y, z must be a unit quaternion's vector part (length ≤ 1), found length \(v.norm)")
+        }
+        return q
+    }
+
+    /// A trimmed field as a number (`DecimalText.parse`: the fast path's exact decimals, else
+    /// strtod), nil when it is not one.
+    static func number(_ field: String) -> Double? {
+        var s = field
+        return s.withUTF8 { DecimalText.parse($0) }
     }
 
     /// A field without surrounding whitespace. Fast path: a field that starts and ends with a
@@ -337,19 +367,20 @@ private struct PendingRecord: Comparable {
     static func == (a: PendingRecord, b: PendingRecord) -> Bool { a.sequence == b.sequence }
 }
 
-/// A gyro/accel/mag row parsed from bytes, or nil when the row needs the general parser.
+/// A gyro/accel/mag/orientation row parsed from bytes, or nil when the row needs the general
+/// parser.
 private struct FastRow {
-    enum Kind { case gyro, accel, mag }
+    enum Kind { case gyro, accel, mag, orientation }
     var kind: Kind
     var time: Double
     var vector: Vector3
 
     /// `time,sensor,x,y,z,` with plain decimal numbers and an empty accuracy, read front to
-    /// back; anything else (spaces, exponents, other sensors, another column count) is nil.
+    /// back; anything else (spaces, long mantissas, other sensors, another column count) is nil.
     @inline(__always)
     init?(bytes b: UnsafeBufferPointer<UInt8>) {
         var i = 0
-        guard let t = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        guard let t = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
         i += 1
         let rest = b.count - i
         if rest > 5, b[i] == 0x67, b[i + 1] == 0x79, b[i + 2] == 0x72, b[i + 3] == 0x6F, b[i + 4] == 0x2C {
@@ -358,55 +389,17 @@ private struct FastRow {
             kind = .accel; i += 6
         } else if rest > 4, b[i] == 0x6D, b[i + 1] == 0x61, b[i + 2] == 0x67, b[i + 3] == 0x2C {
             kind = .mag; i += 4
+        } else if rest > 12, b[i] == 0x6F, memcmp(b.baseAddress! + i, "orientation,", 12) == 0 {
+            kind = .orientation; i += 12
         } else {
             return nil
         }
-        guard let x = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        guard let x = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
         i += 1
-        guard let y = FastRow.decimal(b, &i), i < b.count, b[i] == 0x2C else { return nil }
+        guard let y = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
         i += 1
-        guard let z = FastRow.decimal(b, &i), i + 1 == b.count, b[i] == 0x2C else { return nil }  // accuracy empty
+        guard let z = DecimalText.scan(b, &i), i + 1 == b.count, b[i] == 0x2C else { return nil }  // accuracy empty
         time = t
         vector = Vector3(x, y, z)
-    }
-
-    /// A plain decimal number at `i` (optional sign, digits, optional point and digits, at
-    /// least one digit), read up to the first other byte, where `i` is left. Parsed exactly:
-    /// with at most 19 digits, a mantissa ≤ 2⁵³ and at most 22 decimals, the integer mantissa
-    /// and the power of ten are both exact doubles, so one division rounds correctly
-    /// (Clinger's fast path). Anything else returns nil (the general parser decides).
-    @inline(__always)
-    static func decimal(_ b: UnsafeBufferPointer<UInt8>, _ i: inout Int) -> Double? {
-        let n = b.count
-        var j = i
-        var negative = false
-        if j < n, b[j] == 0x2D { negative = true; j += 1 } else if j < n, b[j] == 0x2B { j += 1 }
-        var mantissa: UInt64 = 0
-        var digits = FastRow.digits(b, &j, into: &mantissa)
-        var decimals = 0
-        if j < n, b[j] == 0x2E {
-            j += 1
-            decimals = FastRow.digits(b, &j, into: &mantissa)
-            digits += decimals
-        }
-        guard digits > 0, digits <= 19, decimals <= 22, mantissa <= 1 << 53 else { return nil }
-        i = j
-        var v = Double(mantissa)
-        if decimals > 0 { v /= exactPowerOfTen(decimals) }
-        return negative ? -v : v
-    }
-
-    /// Reads decimal digits at `j` into `mantissa` (×10 each, wrapping: callers bound the
-    /// count); returns how many.
-    @inline(__always)
-    static func digits(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, into mantissa: inout UInt64) -> Int {
-        let start = j
-        while j < b.count {
-            let d = b[j] &- 0x30
-            if d > 9 { break }
-            mantissa = mantissa &* 10 &+ UInt64(d)
-            j += 1
-        }
-        return j - start
     }
 }

@@ -31,7 +31,7 @@ struct ConvertCommand: ParsableCommand {
                 last = record.sample.time
             }
             try writer.commit()
-            let summary = ["gyro", "accel", "mag", "gps", "frame"].compactMap { n in counts[n].map { "\($0) \(n)" } }
+            let summary = ["gyro", "accel", "mag", "gps", "frame", "orientation"].compactMap { n in counts[n].map { "\($0) \(n)" } }
             let span = first.map { f in String(format: ", %.1f s", (last ?? f) - f) } ?? ""
             printNotice("wrote \(out): \(summary.isEmpty ? "no rows" : summary.joined(separator: ", "))\(span)")
         }

@@ -14,7 +14,7 @@ struct EvaluateCommand: ParsableCommand {
     @Argument(help: "A sensor log (or phone recording) to fuse, instead of --poses.")
     var log: String?
 
-    @Option(help: "The truth: time,qw,qx,qy,qz[,movement] (plain or .gz).")
+    @Option(help: "The truth: time,qw,qx,qy,qz[,movement] (plain or .gz), or a phone's own orientation: a Sensor Logger export (folder or zip) or its Orientation.csv.")
     var truth: String
 
     @Option(help: "A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`.")
@@ -22,6 +22,9 @@ struct EvaluateCommand: ParsableCommand {
 
     @Flag(help: "When fusing LOG: keep magnetic north (default: true north from WMM2025).")
     var magnetic = false
+
+    @Flag(name: .customLong("align-heading"), help: "Remove a constant heading offset (estimated robustly, reported) before scoring: true vs magnetic north, a mounting offset.")
+    var alignHeading = false
 
     @Flag(help: "Print one JSON object instead of the text report.")
     var json = false
@@ -37,7 +40,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         var coverageShort = false
         try reportingErrors {
-            let truthSeries = try PoseSeries.read(path: truth, movementColumn: true)
+            let truthSeries = try readTruth()
             let estimates: PoseSeries
             if let poses {
                 estimates = try PoseSeries.read(path: poses, movementColumn: false)
@@ -54,7 +57,7 @@ struct EvaluateCommand: ParsableCommand {
                 _ = try pass.run(source)
                 estimates = series
             }
-            let score = PoseScore.score(truth: truthSeries, poses: estimates)
+            let score = PoseScore.score(truth: truthSeries, poses: estimates, alignHeading: alignHeading)
             print(json ? score.json : score.report)
             if score.coverage < minCoverage {
                 printNotice("only \(score.matched) of \(score.movementSamples) scored truth rows have a pose within half a truth sample period")
@@ -62,5 +65,23 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         if coverageShort { throw ExitCode(3) }
+    }
+
+    /// The truth CSV, or the phone's own orientation in a Sensor Logger export (device → ENU,
+    /// on the recording's clock, the one used when the export is fused). When LOG is the same
+    /// export, the import's notices are left to LOG's reading.
+    func readTruth() throws -> PoseSeries {
+        guard PhoneRecording.isPhoneOrientation(path: truth) else { return try PoseSeries.read(path: truth, movementColumn: true) }
+        var notices: [String] = []
+        let phone = try PhoneRecording.orientation(path: truth) { notices.append($0) }
+        let standard = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
+        if log.map(standard) != standard(phone.export) { notices.forEach(printNotice) }
+        let north = phone.metadata.orientationNorth ?? .unknown
+        var note = "truth: the phone's own orientation, \(phone.samples.count) samples, \(north.rawValue) north"
+        if log != nil && !magnetic && north == .magnetic {
+            note += " (poses fused to true north differ from it by the declination: give --magnetic or --align-heading)"
+        }
+        printNotice(note)
+        return PoseSeries(times: phone.samples.map(\.time), quaternions: phone.samples.map { Optional($0.attitude) })
     }
 }

@@ -44,7 +44,7 @@ struct SampleWalkTests {
                 matched += 1
             case .accel(let time, let force): filter.updateAccel(force, time: time)
             case .mag(let time, let field): filter.updateMag(field, time: time)
-            case .gps, .frame: break
+            case .gps, .frame, .orientation: break
             }
         }
         let moving = truth.values.filter(\.moving).count
