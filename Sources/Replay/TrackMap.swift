@@ -28,6 +28,10 @@ public struct MapOptions: Sendable {
     public var camera = CameraSetup()
     public var magnetic = false
     public var date: Date?
+    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
+    public var causal = false
+    /// Offline: changes the estimated attitudes before the cones get them (`FusionPass.refineAttitudes`).
+    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
 
     public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
 }
@@ -56,6 +60,8 @@ public enum TrackMap {
         var params = ComplementaryFilterParams()
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: 1 / options.coneInterval)
+        pass.causal = options.causal
+        pass.refineAttitudes = options.refineAttitudes
         pass.onNotice = notice
         let fused = try pass.run(reader)
         guard !fused.track.isEmpty else {

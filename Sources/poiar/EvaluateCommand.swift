@@ -20,8 +20,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`.")
     var poses: String?
 
-    @Flag(help: "When fusing LOG: keep magnetic north (default: true north from WMM2025).")
-    var magnetic = false
+    @OptionGroup(title: "When fusing LOG") var fusion: FusionArguments
 
     @Flag(help: "Print one JSON object instead of the text report.")
     var json = false
@@ -30,6 +29,7 @@ struct EvaluateCommand: ParsableCommand {
     var minCoverage: Double = 0.99
 
     func validate() throws {
+        try fusion.validate()
         if (log == nil) == (poses == nil) { throw ValidationError("give LOG (to fuse) or --poses FILE, one of them") }
         if !(minCoverage >= 0 && minCoverage <= 1) { throw ValidationError("--min-coverage: expected 0…1, got \(minCoverage)") }
     }
@@ -43,11 +43,13 @@ struct EvaluateCommand: ParsableCommand {
                 estimates = try PoseSeries.read(path: poses, movementColumn: false)
             } else {
                 let source = try openLogSource(path: log!)
-                let north = try TrueNorth.reference(logPath: log!, metadata: source.metadata, magnetic: magnetic)
+                let north = try TrueNorth.reference(logPath: log!, metadata: source.metadata, magnetic: fusion.magnetic,
+                                                    date: fusion.magneticModelDate)
                 printNotice("north: \(north.explanation)")
                 var params = ComplementaryFilterParams()
-                params.declinationDeg = north.declinationDeg
+                north.apply(to: &params)
                 var pass = FusionPass(params: params)
+                pass.causal = fusion.causal
                 pass.onNotice = { printNotice($0) }
                 var series = PoseSeries()
                 pass.onPose = { t, pose in series.append(time: t, pose.orientation) }

@@ -41,10 +41,10 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Camera JSON for the cones' angle. Default: the log's `# camera:` line.")
     var camera: String?
 
-    @Flag(help: "Keep magnetic north instead of true north.")
-    var magnetic = false
+    @OptionGroup var fusion: FusionArguments
 
     func validate() throws {
+        try fusion.validate()
         if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
         if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
         if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
@@ -63,7 +63,9 @@ struct MapCommand: ParsableCommand {
             options.margin = margin
             options.coneInterval = every
             options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov)
-            options.magnetic = magnetic
+            options.magnetic = fusion.magnetic
+            options.date = fusion.magneticModelDate
+            options.causal = fusion.causal
             let summary = try TrackMap.run(options, notice: { printNotice($0) })
             printNotice("wrote \(out): \(summary)")
         }

@@ -43,11 +43,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Frames rendered in parallel (output identical to one job).")
     var jobs: Int = 1
 
-    @Flag(help: "Keep magnetic north instead of true north.")
-    var magnetic = false
-
-    @Option(help: "Date for the magnetic model, YYYY-MM-DD (for logs without start_utc; default: the log's start_utc, else today).")
-    var date: String?
+    @OptionGroup var fusion: FusionArguments
 
     @Option(help: "Font file for the labels' regular text (default DejaVu Sans).")
     var font: String?
@@ -71,7 +67,7 @@ struct ReplayCommand: ParsableCommand {
     var stats = false
 
     func validate() throws {
-        if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
+        try fusion.validate()
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
@@ -120,8 +116,9 @@ struct ReplayCommand: ParsableCommand {
         options.maxVisible = maxVisible
         options.fps = fps
         options.jobs = jobs
-        options.magnetic = magnetic
-        options.date = date.flatMap(TrueNorth.parseDate)
+        options.magnetic = fusion.magnetic
+        options.date = fusion.magneticModelDate
+        options.causal = fusion.causal
         options.fontPath = font
         options.boldFontPath = boldFont
         options.pngCompressionLevel = pngLevel
