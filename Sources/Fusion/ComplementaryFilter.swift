@@ -193,8 +193,9 @@ public struct ComplementaryFilter: Sendable {
 
     /// The bookkeeping shared by accelerometer and magnetometer samples: a sample stepping back
     /// in time is dropped; a zero or non-finite vector is kept out of the filter; the first
-    /// accel and mag samples initialise the attitude. Returns the step to correct over (capped
-    /// at `maxSampleInterval`), or nil when there is nothing to correct.
+    /// accel and mag samples initialise the attitude; during a gyro gap nothing is corrected.
+    /// Returns the step to correct over (capped at `maxSampleInterval`), or nil when there is
+    /// nothing to correct.
     @inline(__always)
     private mutating func admit(_ v: Vector3, time: Double, accel: Bool) -> Double? {
         let last = accel ? state.lastAccelTime : state.lastMagTime
@@ -210,6 +211,11 @@ public struct ComplementaryFilter: Sendable {
         let n2 = v.normSquared
         guard n2 > 0, n2.isFinite else { return nil }
         if !state.initialized { tryInitialize(time: time, accel: accel); return nil }
+        // While the gyro is silent (longer than `maxGyroGap`) the attitude is held: nothing
+        // turns the almost-inertial frame with the device, so the tilt and heading corrections,
+        // the bias they measure and the hard-iron fit would take the device's turns for errors
+        // (and carry them past the gap). The filters start over when the gyro is back.
+        if let g = state.lastGyroTime, time - g > params.maxGyroGap { return nil }
         guard step > 0 else { return nil }
         return min(step, params.maxSampleInterval)
     }

@@ -51,8 +51,9 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     // MARK: Gyro
 
     /// Gyro gaps longer than this (s, default 0.5) are not integrated: the rotation over the gap
-    /// is unknown, so the attitude is held, and the tilt and heading filters restart (as at the
-    /// start) to take the attitude from the sensors again.
+    /// is unknown, so the attitude is held (accelerometer and magnetometer samples during the
+    /// gap correct nothing and measure no bias), and the tilt and heading filters restart (as
+    /// at the start) to take the attitude from the sensors again.
     public var maxGyroGap: Double = 0.5
     /// Longest time, s (default 0.1), one accel or mag sample stands for in the filters' gains:
     /// after a gap in one sensor's stream, its first sample is not trusted as if it had been
