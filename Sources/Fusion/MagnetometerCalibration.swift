@@ -94,11 +94,19 @@ public struct MagnetometerCalibration: Sendable, Equatable {
             return points
         }
 
-        var centre = b0
-        var points = binMeans(around: centre)
+        var points = binMeans(around: b0)
         if !points.isEmpty {
             let norms = points.map { ($0 - b0).norm }.sorted()
             result.measuredFieldUT = norms[norms.count / 2]
+        }
+        // The directions are the field's only around the right centre: a large offset bunches
+        // them up. A first, unrestricted sphere fit gives the centre to look from, if its
+        // radius could be the earth's field; else the prior.
+        var centre = b0
+        if let b = Self.sphereCentre(points, prior: b0, axes: [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]),
+           let r = Self.radius(points, centre: b), Self.plausibleFieldUT.contains(r) {
+            centre = b
+            points = binMeans(around: centre)
         }
         // A field direction that varies is not enough: it varies too where the field itself
         // changes (a vehicle, a building). Only turning the device moves the offset across the
@@ -117,6 +125,10 @@ public struct MagnetometerCalibration: Sendable, Equatable {
             }
             centre = b
             if pass == 0 { points = binMeans(around: centre) }
+        }
+        guard let fitted = Self.radius(points, centre: centre), Self.plausibleFieldUT.contains(fitted) else {
+            result.limitation = "no sphere of the earth's field's size fits the samples"
+            return result
         }
         // The field's strength through the offset.
         let rawMeasured = result.measuredFieldUT
@@ -167,6 +179,17 @@ public struct MagnetometerCalibration: Sendable, Equatable {
             return none
         }
         return result
+    }
+
+    /// µT: radii a fitted field may have. The earth's is 22–67 µT (WMM2025); an uncalibrated
+    /// scale may read it half as strong or half again as strong.
+    static let plausibleFieldUT = 11.0...100.0
+
+    /// The median distance of the points from `centre`.
+    static func radius(_ points: [Vector3], centre: Vector3) -> Double? {
+        guard !points.isEmpty else { return nil }
+        let d = points.map { ($0 - centre).norm }.sorted()
+        return d[d.count / 2]
     }
 
     /// Index of the bin of direction `d` (cube map).

@@ -6,12 +6,14 @@ import POIARCore
 /// A field fixed in the world turns in the device frame as dm/dt = −ω × m. If the magnetometer
 /// lags by L, the change of m over an interval [a, c] follows the rotation over [a − L, c − L]:
 /// Δm ≈ −θ(a − L, c − L) × m, with θ the gyro's rotation vector over that interval. The delay is
-/// the L (a grid over [−`magDelayMax`/5, `magDelayMax`] by 10 ms, refined by 2 ms and a
+/// the L (a grid over [0, `magDelayMax`] by 10 ms, refined by 2 ms and a
 /// parabola) that makes the squared residual smallest over the `maxProbes` short,
 /// non-overlapping intervals of ≥ `probeSpan` seconds in which the device turned fastest. It is used only when it explains the changes markedly better than no
 /// delay: by a log-likelihood gain of at least `minEvidence` (Gaussian residuals, one degree of
 /// freedom per interval), and not at the edge of the range. Otherwise (a device that hardly
-/// turns, a field too disturbed) nil: no delay.
+/// turns, a field too disturbed) nil: no delay. The field must be calibrated: a soft iron
+/// left in it bends the relation, which is why negative delays (a magnetometer ahead of the
+/// gyro, which its slower sampling and filtering never are) are not looked for.
 ///
 /// On BROAD the magnetometer lags the gyro by 12 ms in every trial (the optical truth agrees:
 /// the field matches it 14 ms late, the gyro 2 ms late); uncorrected, a board turning at
@@ -32,7 +34,8 @@ public enum MagnetometerDelay {
         guard probes.count >= 50 else { return nil }
         func cost(_ lag: Double) -> Double { Self.cost(lag: lag, probes: probes, gyro: gyro) }
 
-        let low = -maxDelay / 5
+        // A magnetometer never reports before the gyro: it samples slower and filters more.
+        let low = 0.0
         var best = (lag: 0.0, cost: cost(0))
         let zeroCost = best.cost
         var lag = low

@@ -221,7 +221,7 @@ public struct OfflineFusion {
 
     // MARK: - Combination
 
-    /// q = swing^αt ⊗ twist^αh ⊗ q_f, where q_b ⊗ q_f⁻¹ = swing ⊗ twist (twist about the
+    /// q = twist^αh ⊗ swing^αt ⊗ q_f, where q_b ⊗ q_f⁻¹ = twist ⊗ swing (twist about the
     /// vertical, swing about a horizontal axis), αt and αh the backward pass's share of the
     /// tilt and heading weights. Samples before the forward pass's first pose are left out;
     /// where the backward pass has no pose the forward one is taken.
@@ -250,17 +250,20 @@ public struct OfflineFusion {
                               maxInterpolationGap: maxGap)
     }
 
-    /// From `qf` toward `qb`: the fraction `tilt` of their difference's swing (about a
-    /// horizontal axis) and `heading` of its twist (about the vertical), ENU frame.
+    /// From `qf` toward `qb`: the fraction `heading` of their difference's twist (about the
+    /// vertical) and `tilt` of its swing (about a horizontal axis), ENU frame. The difference
+    /// is split as e = twist ⊗ swing, so the swing is the tilt difference in the forward
+    /// pass's own horizontal axes even when the two headings differ widely (a relative
+    /// heading without a magnetometer).
     @inline(__always)
     static func blend(_ qf: Quaternion, _ qb: Quaternion, tilt: Double, heading: Double) -> Quaternion {
         var e = qb * qf.conjugate
         if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
-        // Twist about z: (w, 0, 0, z) normalised; swing = e ⊗ twist⁻¹.
+        // Twist about z: (w, 0, 0, z) normalised; swing = twist⁻¹ ⊗ e.
         let tn = (e.w * e.w + e.z * e.z).squareRoot()
         let twist = tn > 1e-12 ? Quaternion(w: e.w / tn, x: 0, y: 0, z: e.z / tn) : Quaternion.identity
-        let swing = e * twist.conjugate
-        return power(swing, tilt) * power(twist, heading) * qf
+        let swing = twist.conjugate * e
+        return power(twist, heading) * power(swing, tilt) * qf
     }
 
     /// q^f for a unit quaternion (the rotation by f times its angle about its axis), with a
