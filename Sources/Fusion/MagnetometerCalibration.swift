@@ -23,7 +23,10 @@ import POIARCore
 ///    uncalibrated sensor): across the covered axes the ellipsoid (three axes) or ellipse (two:
 ///    a device turned about gravity only, the field's vertical part as it is)
 ///    (m − b)ᵀQ(m − b) = 1, linear least squares around the hard-iron centre, made a sphere or
-///    circle; then one scale brings the median norm to the model's intensity.
+///    circle; then one scale brings the median norm to the model's intensity. A device that
+///    turned about gravity only is compared with the model's horizontal and vertical parts
+///    apart, and calibrated with them: the scale from the horizontal field, the offset along
+///    gravity (which its turns could not find) from the vertical one.
 /// 4. **Check**: at least `magCalibrationMinInliers` of the samples must have a calibrated norm
 ///    within `magNormThreshold` of the median. Otherwise the field was not one field through
 ///    one distortion (a magnet came or went, the steel of a vehicle), and the recording is left
@@ -50,6 +53,10 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     public var measuredFieldUT: Double?
     /// The intensity the field was scaled to (WMM2025's), µT; nil when not scaled.
     public var scaledToUT: Double?
+    /// Whether the calibrated field has WMM2025's intensity and dip (scaled to it with every
+    /// axis pinned down, by turns or, for a level device, by the model's vertical field), so
+    /// the model's field can serve as the disturbance check's reference.
+    public var matchesModel = false
     /// Fraction of samples whose calibrated norm lies within `magNormThreshold` of the median.
     public var inlierFraction = 0.0
     /// Why a calibration (or a part of it) was not done, for the notice; nil when all was done.
@@ -67,11 +74,15 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     static let cells = 8
     /// Fewest samples for a bin to count (one sample is noise, not a direction visited).
     static let minBinSamples = 3
+    /// Fewest bins (directions of about 11° seen) for a calibration: a half turn about one
+    /// axis passes through 16. Fewer leave an offset and a radius barely told apart, however
+    /// widely the few directions lie.
+    static let minBins = 16
 
     /// Fits the calibration to `mag` (raw samples). `prior` is the offset known before (the
     /// log's), `expectedFieldUT` WMM2025's intensity when the log has a GPS fix.
     public static func fit(_ mag: SampleSeries, accel: SampleSeries, prior: Vector3?, expectedFieldUT: Double?,
-                           params: ComplementaryFilterParams) -> MagnetometerCalibration {
+                           expectedDipDeg: Double? = nil, params: ComplementaryFilterParams) -> MagnetometerCalibration {
         var result = MagnetometerCalibration()
         let b0 = prior ?? .zero
         result.offset = b0
@@ -119,7 +130,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
             let cov = Self.coverage(points, around: centre, across: level)
             result.coverage = cov.values
             strong = zip(cov.values, cov.vectors).filter { $0.0 >= params.magCalibrationMinCoverage }.map(\.1)
-            guard strong.count >= 2, let b = Self.sphereCentre(points, prior: b0, axes: strong) else {
+            guard points.count >= Self.minBins, strong.count >= 2, let b = Self.sphereCentre(points, prior: b0, axes: strong) else {
                 result.limitation = "the device did not turn enough for a calibration"
                 return result
             }
@@ -136,7 +147,15 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         let measured = norms[norms.count / 2]
         result.measuredFieldUT = measured
         let threshold = params.magNormThreshold
-        let offFromModel = expectedFieldUT.map { $0 > 0 && abs(measured - $0) > threshold * $0 } ?? false
+        var offFromModel = expectedFieldUT.map { $0 > 0 && abs(measured - $0) > threshold * $0 } ?? false
+        // A level device: the part along gravity (its offset unknown) is compared apart.
+        var levelModel: (up: Vector3, horizontal: Double, vertical: Double)?
+        if let up = level, strong.count < 3, let f = expectedFieldUT, f > 0, let dip = expectedDipDeg {
+            let model = (up: up, horizontal: f * cos(dip * radPerDeg), vertical: -f * sin(dip * radPerDeg))
+            let (h, v) = Self.levelParts(points, centre: centre, up: up)
+            offFromModel = abs(h - model.horizontal) > threshold * f || abs(v - model.vertical) > threshold * f
+            levelModel = model
+        }
         // An offset smaller than the disturbance threshold (a tenth of the field) is within
         // what the field itself changes by from place to place, which a fit over the
         // directions cannot tell from an offset: it is left to the online fit.
@@ -147,7 +166,36 @@ public struct MagnetometerCalibration: Sendable, Equatable {
         result.kind = .hardIron
         result.offset = centre
         if strong.count < 3 { result.limitation = "turned about one axis only: calibrated across it" }
-        if let expected = expectedFieldUT, offFromModel {
+        if let model = levelModel, let expected = expectedFieldUT, offFromModel {
+            // Turned about gravity only: the shape across it from the turns, the scale from the
+            // model's horizontal field, the offset along gravity from its vertical one. The
+            // offset across gravity is fitted again with the one along it set (the sphere fit
+            // saw the wrong vertical part wherever the device tilted).
+            var c = centre
+            for _ in 0..<3 {
+                let (h, v) = Self.levelParts(points, centre: c, up: model.up)
+                guard h > 0 else { break }
+                c = c + model.up * (v - model.vertical * h / model.horizontal)
+                c = Self.sphereCentre(points, prior: c, axes: strong) ?? c
+            }
+            result.offset = c
+            if let a = Self.softIron(points, centre: c, axes: strong) {
+                result.kind = .softIron
+                result.offset = a.centre
+                result.matrix = a.matrix
+            }
+            let (h, v) = Self.levelParts(points.map { result.matrix * ($0 - result.offset) + result.offset },
+                                         centre: result.offset, up: model.up)
+            if h > 0 {
+                let s = model.horizontal / h
+                result.offset = result.offset + model.up * (v - model.vertical / s)
+                let m = result.matrix
+                result.matrix = Matrix3(rows: m.row0 * s, m.row1 * s, m.row2 * s)
+                result.scaledToUT = expected
+                result.matchesModel = true
+                result.limitation = "turned about gravity only: along it, the offset and the scale from WMM2025's field"
+            }
+        } else if let expected = expectedFieldUT, offFromModel {
             if let a = Self.softIron(points, centre: centre, axes: strong) {
                 result.kind = .softIron
                 result.offset = a.centre
@@ -163,6 +211,7 @@ public struct MagnetometerCalibration: Sendable, Equatable {
                 let m = result.matrix
                 result.matrix = Matrix3(rows: m.row0 * s, m.row1 * s, m.row2 * s)
                 result.scaledToUT = expected
+                result.matchesModel = strong.count == 3
             }
         }
 
@@ -184,6 +233,20 @@ public struct MagnetometerCalibration: Sendable, Equatable {
     /// µT: radii a fitted field may have. The earth's is 22–67 µT (WMM2025); an uncalibrated
     /// scale may read it half as strong or half again as strong.
     static let plausibleFieldUT = 11.0...100.0
+
+    /// Medians of the horizontal norm and of the up component of `points − centre` (device
+    /// frame, `up` the unit direction of gravity's reaction).
+    static func levelParts(_ points: [Vector3], centre: Vector3, up: Vector3) -> (horizontal: Double, vertical: Double) {
+        guard !points.isEmpty else { return (0, 0) }
+        var h: [Double] = [], v: [Double] = []
+        for p in points {
+            let d = p - centre, u = d.dot(up)
+            v.append(u)
+            h.append((d - up * u).norm)
+        }
+        h.sort(); v.sort()
+        return (h[h.count / 2], v[v.count / 2])
+    }
 
     /// The median distance of the points from `centre`.
     static func radius(_ points: [Vector3], centre: Vector3) -> Double? {

@@ -25,8 +25,9 @@ import POIARCore
 /// Without a magnetometer the tilt is absolute and the heading relative (the forward pass's:
 /// azimuth 0 = the device's facing direction at the first pose); the series says so.
 ///
-/// Memory: the samples (`SampleSeries.bytesPerSample` = 20 bytes each), 24 bytes per gyro
-/// sample for each pass, then the series (24 bytes per gyro sample).
+/// Memory: the samples (`SampleSeries.bytesPerSample` = 20 bytes each) and 24 bytes per gyro
+/// sample for each pass; then the samples are freed and the series built (24 bytes per gyro
+/// sample) while the passes' buffers are still there.
 public struct OfflineFusion {
     public var params: ComplementaryFilterParams
     /// Called after each gyro sample of the forward pass (the passes then run one after the
@@ -47,7 +48,7 @@ public struct OfflineFusion {
 
     /// The attitude series of `recording` (from the forward pass's first pose on: the rows a
     /// causal pass would write). `recording` is consumed: its magnetometer samples are
-    /// calibrated and moved in time in place.
+    /// calibrated and moved in time in place, and it is emptied once the passes have run.
     public func estimate(_ recording: inout SensorRecording) -> (series: AttitudeSeries, report: Report) {
         var report = Report()
         var p = params
@@ -56,7 +57,8 @@ public struct OfflineFusion {
 
         if hasMag {
             let cal = MagnetometerCalibration.fit(recording.mag, accel: recording.accel, prior: params.magHardIronSeed,
-                                                  expectedFieldUT: params.expectedFieldUT, params: params)
+                                                  expectedFieldUT: params.expectedFieldUT, expectedDipDeg: params.expectedDipDeg,
+                                                  params: params)
             report.calibration = cal
             if !cal.isIdentity {
                 recording.mag.transformVectors { cal.apply($0) }
@@ -67,7 +69,7 @@ public struct OfflineFusion {
                 // intensity and dip only when the calibrated field matches them (a full
                 // calibration scaled to it, or a sensor that reads it anyway); otherwise the
                 // field's own, learnt from its first steady seconds.
-                let matches = cal.scaledToUT != nil ? cal.coverage.allSatisfy { $0 >= params.magCalibrationMinCoverage }
+                let matches = cal.scaledToUT != nil ? cal.matchesModel
                     : (cal.measuredFieldUT.map { abs($0 - expected) <= params.magNormThreshold * expected } ?? true)
                 if !matches {
                     p.expectedFieldUT = nil
@@ -108,8 +110,10 @@ public struct OfflineFusion {
                 else { Self.backwardPass(rec, bp, seed: backwardSeed, into: backward) }
             }
         }
-        let series = Self.combine(times: recording.gyro.times, forward, backward, heading: hasMag,
-                                  maxGap: params.maxGyroGap)
+        // The samples are not needed any more: free them before the series is built.
+        var gyroTimes = recording.gyro.times
+        recording = SensorRecording()
+        let series = Self.combine(times: &gyroTimes, forward, backward, heading: hasMag, maxGap: params.maxGyroGap)
         return (series, report)
     }
 
@@ -225,7 +229,7 @@ public struct OfflineFusion {
     /// vertical, swing about a horizontal axis), αt and αh the backward pass's share of the
     /// tilt and heading weights. Samples before the forward pass's first pose are left out;
     /// where the backward pass has no pose the forward one is taken.
-    static func combine(times: [Double], _ fw: PassBuffers, _ bw: PassBuffers, heading: Bool, maxGap: Double) -> AttitudeSeries {
+    static func combine(times: inout [Double], _ fw: PassBuffers, _ bw: PassBuffers, heading: Bool, maxGap: Double) -> AttitudeSeries {
         let n = times.count
         var first = 0
         while first < n && fw.weights[2 * first] < 0 { first += 1 }
@@ -246,8 +250,8 @@ public struct OfflineFusion {
             let o = 4 * (k - first)
             storage[o] = Float(q.w); storage[o + 1] = Float(q.x); storage[o + 2] = Float(q.y); storage[o + 3] = Float(q.z)
         }
-        return AttitudeSeries(times: Array(times[first...]), storage: storage, headingIsAbsolute: heading,
-                              maxInterpolationGap: maxGap)
+        times.removeFirst(first)
+        return AttitudeSeries(times: times, storage: storage, headingIsAbsolute: heading, maxInterpolationGap: maxGap)
     }
 
     /// From `qf` toward `qb`: the fraction `heading` of their difference's twist (about the
@@ -303,7 +307,7 @@ public struct OfflineFusion {
         let b = cal.offset
         switch cal.kind {
         case .none:
-            parts.append("magnetometer not calibrated over the recording: \(cal.limitation ?? "no usable fit")")
+            parts.append("magnetometer: not calibrated over the recording: \(cal.limitation ?? "no usable fit")")
         case .hardIron, .softIron:
             var text = String(format: "magnetometer: %@ calibrated over the recording (offset %.1f, %.1f, %.1f µT", cal.kind.rawValue, b.x, b.y, b.z)
             if let s = cal.scaledToUT { text += String(format: ", scaled to %.1f µT", s) }

@@ -48,7 +48,7 @@ extension FusionPass {
 /// (`OfflineFusion`: calibrations over the recording, forward and backward passes combined),
 /// then — after `refineAttitudes` — each gyro sample gets its pose row (`onPose`) and each frame
 /// the attitude interpolated at its time. A log of more than `maxOfflineSamples` sensor
-/// samples is fused causally instead, with a notice (read again).
+/// samples is fused causally instead, with a notice.
 ///
 /// **Causal** (`causal`, `--causal`): one streaming pass, the pose after each sample as a live
 /// app could have shown it; memory stays bounded by the reorder window plus one small record
@@ -81,7 +81,8 @@ public struct FusionPass {
 
     /// Sensor samples a log may have to be fused offline: 2²² (80 MiB of samples at 20 bytes
     /// each; about 3.9 h at 100 Hz per sensor, 1 h at 500/500/100 Hz). Longer logs are fused
-    /// causally.
+    /// causally: found while reading (then read again), or at once for a plain log file over
+    /// 2²² × `longestSensorRowBytes` (419 MB).
     public static let maxOfflineSamples = 1 << 22
 
     /// Thrown by a causal pass with `stopAtFirstUsableFix` when it meets such a fix.
@@ -93,19 +94,33 @@ public struct FusionPass {
         self.params = params; self.fps = fps
     }
 
+    /// Bytes of a plain (not gzipped) poiar-log/1 row that is surely longer than any sensor
+    /// row: a log file over `maxOfflineSamples` times this has more samples than offline
+    /// fusion holds, and is fused causally without reading it twice.
+    static let longestSensorRowBytes = 100
+
     public func run(_ reader: any LogSource) throws -> FusionResult {
         if causal { return try runCausal(reader, params: params) }
+        if reader is SensorLogReader, !reader.path.hasSuffix(".gz"),
+           let size = (try? FileManager.default.attributesOfItem(atPath: reader.path))?[.size] as? Int,
+           size > Self.maxOfflineSamples * Self.longestSensorRowBytes {
+            return try causalFallback(reader, fresh: reader, reason: "\(size / 1_000_000) MB, too long to hold for offline fusion")
+        }
         do {
             return try runOffline(reader)
         } catch let reason as OfflineNotPossible {
-            onNotice?("\(reader.path): \(reason.reason): fused causally (--causal)")
-            let fresh = try openLogSource(path: reader.path)
-            var pass = self
-            pass.causal = true
-            var params = self.params
-            if let paramsForFirstFix { params = try paramsForFirstFix(try TrueNorth.firstFix(logPath: reader.path)) }
-            return try pass.runCausal(fresh, params: params)
+            return try causalFallback(reader, fresh: try openLogSource(path: reader.path), reason: reason.reason)
         }
+    }
+
+    /// The log fused causally after all, with a notice.
+    func causalFallback(_ reader: any LogSource, fresh: any LogSource, reason: String) throws -> FusionResult {
+        onNotice?("\(reader.path): \(reason): fused causally (--causal)")
+        var pass = self
+        pass.causal = true
+        var params = self.params
+        if let paramsForFirstFix { params = try paramsForFirstFix(try TrueNorth.firstFix(logPath: reader.path)) }
+        return try pass.runCausal(fresh, params: params)
     }
 
     /// Why a log is fused causally after all.
