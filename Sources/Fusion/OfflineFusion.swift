@@ -100,14 +100,16 @@ public struct OfflineFusion {
         defer { forward.deallocate(); backward.deallocate() }
         var backwardParams = p
         backwardParams.sensorDelay = -p.sensorDelay  // the prediction ahead in (forward) time
-        let rec = recording, fp = p, bp = backwardParams
-        if let onForwardFilter {
-            Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: onForwardFilter)
-            Self.backwardPass(rec, bp, seed: backwardSeed, into: backward)
-        } else {
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: nil) }
-                else { Self.backwardPass(rec, bp, seed: backwardSeed, into: backward) }
+        do {  // (a scope, so that the passes' copy of the samples ends with them)
+            let rec = recording, fp = p, bp = backwardParams
+            if let onForwardFilter {
+                Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: onForwardFilter)
+                Self.backwardPass(rec, bp, seed: backwardSeed, into: backward)
+            } else {
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: nil) }
+                    else { Self.backwardPass(rec, bp, seed: backwardSeed, into: backward) }
+                }
             }
         }
         // The samples are not needed any more: free them before the series is built.
