@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The fusion benchmark in one run (docs/fusion-performance.md):
-#   1. accuracy on the BROAD trials: poiar pose against pose_eval.py's reference filters
-#      (VQF, VQF offline, Madgwick, Mahony), heading and inclination RMSE per trial and mean;
+#   1. accuracy on the BROAD trials: poiar pose offline (the default) and --causal, then
+#      pose_eval.py's reference filters (VQF, VQF offline, Madgwick, Mahony) with poiar
+#      offline beside them; heading and inclination RMSE per trial and mean;
 #   2. the filter's own throughput: `poiar pose LOG --bench-filter N` (the log in memory);
-#   3. `poiar pose` end to end against pose_eval.py's VQF pipeline on the same file.
+#   3. `poiar pose` end to end, offline and --causal, against pose_eval.py's VQF pipeline on
+#      the same file.
 #   benchmarks/fusion.sh [--dir DIR] [--log LOG] [--passes N] [--runs N] [--no-table]
 # Needs a release build (swift build -c release --product poiar), python3 with numpy, and the
 # Python package vqf (pip install vqf) for the VQF columns.
@@ -32,6 +34,8 @@ done
 if [ "$table" = 1 ]; then
   echo "## Accuracy on $(basename "$dir") (RMSE in degrees over movement samples)"
   echo
+  bash "$here/benchmarks/broad_table.sh" --dir "$dir" --poiar "$poiar"
+  echo
   python3 "$eval_py" table --dir "$dir" --methods vqf,vqf-offline,madgwick,mahony \
     --poses-cmd "$poiar pose {log} --out {out}"
   echo
@@ -59,14 +63,17 @@ best() {  # best wall time in seconds of "$@" over $runs runs
   echo "$b"
 }
 tp=$(best "$poiar" pose "$log" --out "$tmp/poiar.csv")
+tc=$(best "$poiar" pose "$log" --causal --out "$tmp/poiar-causal.csv")
 tv=$(best python3 "$eval_py" baseline --log "$log" --method vqf --out "$tmp/vqf.csv")
-python3 - "$tp" "$tv" <<'PY'
+python3 - "$tp" "$tc" "$tv" <<'PY'
 import sys
-tp, tv = float(sys.argv[1]), float(sys.argv[2])
+tp, tc, tv = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
 print('| pipeline | wall time (s) |')
 print('|---|---:|')
-print('| `poiar pose LOG --out P.csv` | %.3f |' % tp)
+print('| `poiar pose LOG --out P.csv` (offline) | %.3f |' % tp)
+print('| `poiar pose LOG --causal --out P.csv` | %.3f |' % tc)
 print('| `pose_eval.py baseline --method vqf --log LOG --out P.csv` | %.3f |' % tv)
 print()
-print('poiar pose is %.2fx %s than the VQF pipeline' % ((tv / tp, 'faster') if tp <= tv else (tp / tv, 'slower')))
+for name, t in (('poiar pose (offline)', tp), ('poiar pose --causal', tc)):
+    print('%s is %.2fx %s than the VQF pipeline' % ((name, tv / t, 'faster') if t <= tv else (name, t / tv, 'slower')))
 PY

@@ -23,7 +23,9 @@ import POIARCore
 ///
 /// Samples arrive one sensor at a time in time order (`updateGyro`, `updateAccel`,
 /// `updateMag`); each sensor's step is its own Δt, so any rates, gaps and jitter work. The
-/// attitude starts from the first accelerometer and magnetometer samples.
+/// attitude starts from the first accelerometer and magnetometer samples, or from the
+/// accelerometer alone when no magnetometer sample comes (`magStartWait`): the tilt is then
+/// absolute and the heading relative (`state.headingIsAbsolute`), until a field arrives.
 public struct ComplementaryFilter: Sendable {
     public var params: ComplementaryFilterParams
     public var state = ComplementaryFilterState()
@@ -191,8 +193,9 @@ public struct ComplementaryFilter: Sendable {
 
     /// The bookkeeping shared by accelerometer and magnetometer samples: a sample stepping back
     /// in time is dropped; a zero or non-finite vector is kept out of the filter; the first
-    /// accel and mag samples initialise the attitude. Returns the step to correct over (capped
-    /// at `maxSampleInterval`), or nil when there is nothing to correct.
+    /// accel and mag samples initialise the attitude; during a gyro gap nothing is corrected.
+    /// Returns the step to correct over (capped at `maxSampleInterval`), or nil when there is
+    /// nothing to correct.
     @inline(__always)
     private mutating func admit(_ v: Vector3, time: Double, accel: Bool) -> Double? {
         let last = accel ? state.lastAccelTime : state.lastMagTime
@@ -207,7 +210,12 @@ public struct ComplementaryFilter: Sendable {
         }
         let n2 = v.normSquared
         guard n2 > 0, n2.isFinite else { return nil }
-        if !state.initialized { tryInitialize(); return nil }
+        if !state.initialized { tryInitialize(time: time, accel: accel); return nil }
+        // While the gyro is silent (longer than `maxGyroGap`) the attitude is held: nothing
+        // turns the almost-inertial frame with the device, so the tilt and heading corrections,
+        // the bias they measure and the hard-iron fit would take the device's turns for errors
+        // (and carry them past the gap). The filters start over when the gyro is back.
+        if let g = state.lastGyroTime, time - g > params.maxGyroGap { return nil }
         guard step > 0 else { return nil }
         return min(step, params.maxSampleInterval)
     }
@@ -369,6 +377,10 @@ public struct ComplementaryFilter: Sendable {
     /// disturbance and turns the heading toward (true) north.
     public mutating func updateMag(_ field: Vector3, time: Double) {
         guard let dt = admit(field, time: time, accel: false) else { return }
+        if !state.headingIsAbsolute {
+            startAbsoluteHeading(field)
+            return
+        }
         coefficients.setMagStep(dt, params)
 
         if params.restBiasEstimation { detectRest(mag: field) }
@@ -565,25 +577,78 @@ public struct ComplementaryFilter: Sendable {
 
     // MARK: - Start
 
-    private mutating func tryInitialize() {
-        guard let a = state.latestAccel, let mRaw = state.latestMag else { return }
+    /// The start: from the first accel and mag samples (heading from the field, absolute); or,
+    /// when no mag sample has come `magStartWait` seconds after the first accel sample, from
+    /// the accelerometer alone, with a relative heading (`headingIsAbsolute` false): the
+    /// device's facing direction (`facingAxis`) then points to azimuth 0.
+    private mutating func tryInitialize(time: Double, accel: Bool) {
+        guard let a = state.latestAccel else { return }
+        if accel && state.firstAccelTime == nil { state.firstAccelTime = time }
+        guard let mRaw = state.latestMag else {
+            if accel, let first = state.firstAccelTime, time - first >= params.magStartWait {
+                startTilt(a)
+                state.heading = Self.headingQuaternion(Self.relativeHeadingStart(state.tiltCorrection))
+                state.headingIsAbsolute = false
+                state.initialized = true
+            }
+            return
+        }
         let m = mRaw - state.hardIron
         let up = a.normalized
         guard m.cross(up).norm > 1e-9 * m.norm else { return }
-        state.gyroAttitude = .identity
-        // T: the shortest rotation taking a to +z.
-        let cw = ((1 + up.z) * 0.5).squareRoot()
-        state.tiltCorrection = cw > 1e-9
-            ? Quaternion(w: cw, x: 0.5 * up.y / cw, y: -0.5 * up.x / cw, z: 0) : Quaternion(w: 0, x: 1, y: 0, z: 0)
+        startTilt(a)
         // H: the heading that puts the field's azimuth at the declination.
         let e = state.tiltCorrection.rotate(m)
         let psi = atan2(e.x, e.y) - params.declinationDeg * radPerDeg
         state.heading = Quaternion(w: cos(psi / 2), x: 0, y: 0, z: sin(psi / 2))
-        state.accelShort = a
-        state.accelWarmup = 0
         state.headingWarmup = 0
+        state.headingIsAbsolute = true
         state.initialized = true
     }
+
+    /// G = identity, T = the shortest rotation taking `a` up; the accel low-pass starts over.
+    private mutating func startTilt(_ a: Vector3) {
+        let up = a.normalized
+        state.gyroAttitude = .identity
+        let cw = ((1 + up.z) * 0.5).squareRoot()
+        state.tiltCorrection = cw > 1e-9
+            ? Quaternion(w: cw, x: 0.5 * up.y / cw, y: -0.5 * up.x / cw, z: 0) : Quaternion(w: 0, x: 1, y: 0, z: 0)
+        state.accelShort = a
+        state.accelWarmup = 0
+    }
+
+    /// The device's facing direction (device frame): the back camera's axis (−z) plus the top
+    /// edge (+y). Its azimuth is the camera's when the device is upright and the top edge's
+    /// when it lies flat, and blends smoothly between (the HUD uses the same definition).
+    public static let facingAxis = Vector3(0, 1, -1)
+
+    /// ψ of H(ψ) that puts the facing axis of an attitude whose 6D part is `tilt` (heading from
+    /// the gyro only) at azimuth 0. If that axis is vertical (the device tilted exactly 45°
+    /// with its x axis level), the top edge's azimuth is used.
+    static func relativeHeadingStart(_ tilt: Quaternion) -> Double {
+        var e = tilt.rotate(facingAxis)
+        if e.x * e.x + e.y * e.y < 1e-12 { e = tilt.rotate(Vector3(0, 1, 0)) }
+        guard e.x * e.x + e.y * e.y >= 1e-12 else { return 0 }
+        return atan2(e.x, e.y)
+    }
+
+    @inline(__always)
+    static func headingQuaternion(_ psi: Double) -> Quaternion {
+        Quaternion(w: cos(psi / 2), x: 0, y: 0, z: sin(psi / 2))
+    }
+
+    /// A relative heading becomes absolute at the first magnetometer sample after a start
+    /// without one: ψ is set from the field (as at an ordinary start) and the heading filter
+    /// starts over.
+    private mutating func startAbsoluteHeading(_ field: Vector3) {
+        let e = attitude6DMatrix.times(field - state.hardIron)
+        guard e.x * e.x + e.y * e.y > 1e-18 * e.normSquared else { return }
+        state.heading = Self.headingQuaternion(atan2(e.x, e.y) - params.declinationDeg * radPerDeg)
+        state.headingWarmup = 0
+        state.headingIsAbsolute = true
+    }
+
+    private var attitude6DMatrix: Matrix9 { Matrix9(state.tiltCorrection * state.gyroAttitude) }
 
     /// The attitude in which `accel` points up and `mag` points (declination-corrected) north:
     /// the device's east, north and up axes are the rows of R(q).

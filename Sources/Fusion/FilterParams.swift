@@ -41,11 +41,19 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// start converges quickly.
     public var tauMag: Double = 10.0
 
+    /// s (default 1): when no magnetometer sample has come this long after the first
+    /// accelerometer sample, the filter starts from the accelerometer alone, with a relative
+    /// heading (azimuth 0 = the device's facing direction then). Sensors of one recording start
+    /// within a fraction of a second of each other, so a longer wait only delays the first pose
+    /// of a log without a magnetometer. A field that comes later makes the heading absolute.
+    public var magStartWait: Double = 1
+
     // MARK: Gyro
 
     /// Gyro gaps longer than this (s, default 0.5) are not integrated: the rotation over the gap
-    /// is unknown, so the attitude is held, and the tilt and heading filters restart (as at the
-    /// start) to take the attitude from the sensors again.
+    /// is unknown, so the attitude is held (accelerometer and magnetometer samples during the
+    /// gap correct nothing and measure no bias), and the tilt and heading filters restart (as
+    /// at the start) to take the attitude from the sensors again.
     public var maxGyroGap: Double = 0.5
     /// Longest time, s (default 0.1), one accel or mag sample stands for in the filters' gains:
     /// after a gap in one sensor's stream, its first sample is not trusted as if it had been
@@ -174,6 +182,36 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// (it started from an uncalibrated field) and starts over like at the beginning.
     public var hardIronHeadingResetDeg: Double = 10
 
+    // MARK: Offline estimation (whole recording; `OfflineFusion`)
+
+    /// s (default 20): τ_mag of the offline passes. Causally, a gyro-bias error e becomes a
+    /// heading lag of e·τ_mag, which keeps τ_mag short (10 s). Offline, the forward and backward
+    /// passes lag by +e·τ and −e·τ, which cancel in their combination, and the bias is known
+    /// from the whole recording; what is left to trade is the bias's change over τ against
+    /// the field's local disturbances (a building's steel, a lab's furniture), which a longer
+    /// τ averages away.
+    public var offlineTauMag: Double = 20
+    /// Default 0.05: how widely the field's direction must vary (device frame) for the whole
+    /// recording's magnetometer calibration: eigenvalues of the covariance of the unit field
+    /// directions visited (1/3 each for directions all over the sphere; 0.05 ≈ a spread of
+    /// ±13° across that axis, what half a turn about a vertical axis gives at mid latitudes).
+    /// Hard iron needs two such axes (a device turned about one axis: the offset across it; along
+    /// it the log's offset, or none, is kept), soft iron all three. With less, a fit would take
+    /// the field's changes from place to place for an offset.
+    public var magCalibrationMinCoverage: Double = 0.05
+    /// Fraction (default 0.8) of the magnetometer samples whose calibrated norm must lie within
+    /// `magNormThreshold` of the median for a whole-recording calibration to be used. A field
+    /// off by more for over a fifth of the recording was not one field through one distortion
+    /// (a magnet came or went: BROAD trial 32 has 63 %): the calibration is then left to the
+    /// online hard-iron fit of each pass. (A car drive in a city keeps 85–88 %: the steel
+    /// around changes the field for moments, not for long.)
+    public var magCalibrationMinInliers: Double = 0.8
+    /// s (default 0.25): the longest magnetometer delay (relative to the gyro) the offline
+    /// calibration looks for. Magnetometers sample slower and filter more than gyros (BROAD's
+    /// IMU: 12 ms; phones: up to a few hundred ms); a delayed field turns the heading by ω·delay
+    /// while the device turns.
+    public var magDelayMax: Double = 0.25
+
     // MARK: Facts about the log (set by the pipeline)
 
     /// Declination, degrees east (default 0): the angle from true north to magnetic north.
@@ -209,7 +247,9 @@ extension ComplementaryFilterParams {
         "magMaxRejectionTime": \.magMaxRejectionTime, "magRejectionFactor": \.magRejectionFactor,
         "hardIronWindow": \.hardIronWindow, "hardIronMinExcitation": \.hardIronMinExcitation,
         "hardIronMaxResidual": \.hardIronMaxResidual, "hardIronTau": \.hardIronTau, "hardIronRegularization": \.hardIronRegularization,
-        "hardIronHeadingResetDeg": \.hardIronHeadingResetDeg,
+        "hardIronHeadingResetDeg": \.hardIronHeadingResetDeg, "magStartWait": \.magStartWait,
+        "offlineTauMag": \.offlineTauMag, "magCalibrationMinCoverage": \.magCalibrationMinCoverage,
+        "magCalibrationMinInliers": \.magCalibrationMinInliers, "magDelayMax": \.magDelayMax,
         "declinationDeg": \.declinationDeg,
     ] }
     /// The switches by name.

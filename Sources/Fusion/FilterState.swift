@@ -24,6 +24,14 @@ public struct ComplementaryFilterState: Sendable, Equatable {
     /// The magnetometer's hard-iron offset, µT (subtracted from every mag sample).
     public var hardIron = Vector3.zero
 
+    /// Whether the heading is referenced to the field (north: magnetic, or true with the
+    /// declination): true from a start with a magnetometer sample. False after a start from the
+    /// accelerometer alone (no magnetometer): azimuth 0 is then the device's facing direction
+    /// (`ComplementaryFilter.facingAxis`) at the start, and the heading drifts with the gyro.
+    public var headingIsAbsolute = false
+    /// Time of the first usable accelerometer sample (for the start without a magnetometer).
+    public var firstAccelTime: Double?
+
     /// True while the device is at rest (the gyro bias is measured then).
     public var atRest = false
     /// True while the field is taken for disturbed (the heading correction is off or weak).

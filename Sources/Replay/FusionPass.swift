@@ -1,5 +1,6 @@
 import Foundation
 import Fusion
+import PhoneImport
 import POIARCore
 import SensorLog
 
@@ -20,6 +21,9 @@ public struct FusionResult: Sendable {
     public var sampleCounts: [String: Int]
     public var firstTime: Double?
     public var lastTime: Double?
+    /// Whether the poses' heading is referenced to the field (false: relative, the log has no
+    /// magnetometer; see `AttitudeSeries.headingIsAbsolute`).
+    public var headingIsAbsolute: Bool = true
 }
 
 extension FusionPass {
@@ -37,22 +41,55 @@ extension FusionPass {
     }
 }
 
-/// Streams a log once through the complementary filter. Memory stays bounded by the reorder
-/// window plus one small record per frame and per GPS fix.
+/// Fuses a log into poses: frames with their poses, the GPS track, the counts.
+///
+/// **Offline** (the default): the log is read whole (its gyro, accel and mag samples held
+/// compactly, `SensorRecording`), its attitude estimated with the whole recording at hand
+/// (`OfflineFusion`: calibrations over the recording, forward and backward passes combined),
+/// then — after `refineAttitudes` — each gyro sample gets its pose row (`onPose`) and each frame
+/// the attitude interpolated at its time. A log of more than `maxOfflineSamples` sensor
+/// samples is fused causally instead, with a notice.
+///
+/// **Causal** (`causal`, `--causal`): one streaming pass, the pose after each sample as a live
+/// app could have shown it; memory stays bounded by the reorder window plus one small record
+/// per frame and per GPS fix.
 public struct FusionPass {
     public var params: ComplementaryFilterParams
     /// Frames per second for logs without frame rows (nil: only the log's frame rows).
     public var fps: Double?
-    /// Called for each fused gyro sample once the filter is initialised (the pose CSV).
+    /// Called for each fused gyro sample once there is a pose (the pose CSV), in time order.
     public var onPose: ((Double, Pose) throws -> Void)?
-    /// Called after each gyro sample with the whole filter (its state, for tracing).
+    /// Called after each gyro sample with the whole filter (its state, for tracing; offline:
+    /// the forward pass's).
     public var onFilter: ((Double, ComplementaryFilter) throws -> Void)?
     public var onNotice: ((String) -> Void)?
-    /// Stop with `FirstUsableFix` at the first GPS fix that could place the magnetic model
-    /// (a pass run before the log's north is known; see `PoseExport`).
+    /// Fuse causally (see above).
+    public var causal = false
+    /// Causal: stop with `FirstUsableFix` at the first GPS fix that could place the magnetic
+    /// model (a pass run before the log's north is known; see `PoseExport`).
     public var stopAtFirstUsableFix = false
+    /// Offline: the filter's parameters once the whole log is read, from its first usable GPS
+    /// fix (nil: none), e.g. for its north; nil: `params`.
+    public var paramsForFirstFix: ((GPSFix?) throws -> ComplementaryFilterParams)?
+    /// Offline: the place to change the estimated attitudes before anything is made of them
+    /// (pose rows, frame poses), e.g. to align a relative heading to the GPS course. Gets the
+    /// series (one attitude per gyro sample, `headingIsAbsolute`) and the log's GPS track and
+    /// metadata.
+    public var refineAttitudes: AttitudeRefinement?
 
-    /// Thrown by a pass with `stopAtFirstUsableFix` when it meets such a fix.
+    /// Where the attitude comes from (`--pose-source`): poiar's fusion, or the phone's own
+    /// orientation (`HeadingSettlement`).
+    public var poseSource = PoseSource.auto
+
+    public typealias AttitudeRefinement = (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void
+
+    /// Sensor samples a log may have to be fused offline: 2²² (80 MiB of samples at 20 bytes
+    /// each; about 3.9 h at 100 Hz per sensor, 1 h at 500/500/100 Hz). Longer logs are fused
+    /// causally: found while reading (then read again), or at once for a plain log file over
+    /// 2²² × `longestSensorRowBytes` (419 MB).
+    public static let maxOfflineSamples = 1 << 22
+
+    /// Thrown by a causal pass with `stopAtFirstUsableFix` when it meets such a fix.
     public struct FirstUsableFix: Error {
         public var fix: GPSFix
     }
@@ -61,9 +98,109 @@ public struct FusionPass {
         self.params = params; self.fps = fps
     }
 
+    /// Bytes of a plain (not gzipped) poiar-log/1 row that is surely longer than any sensor
+    /// row: a log file over `maxOfflineSamples` times this has more samples than offline
+    /// fusion holds, and is fused causally without reading it twice.
+    static let longestSensorRowBytes = 100
+
     public func run(_ reader: any LogSource) throws -> FusionResult {
-        reader.onNotice = onNotice
+        if poseSource == .phone { return try runPhone(reader) }
+        if causal { return try runCausal(reader, params: params) }
+        if reader is SensorLogReader, !reader.path.hasSuffix(".gz"),
+           let size = (try? FileManager.default.attributesOfItem(atPath: reader.path))?[.size] as? Int,
+           size > Self.maxOfflineSamples * Self.longestSensorRowBytes {
+            return try causalFallback(reader, fresh: reader, reason: "\(size / 1_000_000) MB, too long to hold for offline fusion")
+        }
+        do {
+            return try runOffline(reader)
+        } catch let reason as OfflineNotPossible {
+            return try causalFallback(reader, fresh: try openLogSource(path: reader.path), reason: reason.reason)
+        }
+    }
+
+    /// The log fused causally after all, with a notice.
+    func causalFallback(_ reader: any LogSource, fresh: any LogSource, reason: String) throws -> FusionResult {
+        onNotice?("\(reader.path): \(reason): fused causally (--causal)")
+        var pass = self
+        pass.causal = true
         var params = self.params
+        if let paramsForFirstFix { params = try paramsForFirstFix(try TrueNorth.firstFix(logPath: reader.path)) }
+        return try pass.runCausal(fresh, params: params)
+    }
+
+    /// Why a log is fused causally after all.
+    struct OfflineNotPossible: Error { var reason: String }
+
+    // MARK: - Offline
+
+    func runOffline(_ reader: any LogSource) throws -> FusionResult {
+        reader.onNotice = onNotice
+        var log = try LoadedLog.read(reader, limit: Self.maxOfflineSamples)
+        guard !log.recording.gyro.isEmpty || log.recording.accel.isEmpty else {
+            throw OfflineNotPossible(reason: "the log has no gyro samples")
+        }
+        var params = try paramsForFirstFix?(log.firstUsableFix) ?? self.params
+        if params.magHardIronSeed == nil {
+            params.magHardIronSeed = try Self.hardIronSeed(reader.metadata, path: reader.path)
+        }
+        var fusion = OfflineFusion(params: params)
+        var traceError: Error?
+        if let onFilter {
+            fusion.onForwardFilter = { t, f in
+                guard traceError == nil else { return }
+                do { try onFilter(t, f) } catch { traceError = error }
+            }
+        }
+        var (series, report) = fusion.estimate(&log.recording)
+        if let traceError { throw traceError }
+        log.recording = SensorRecording()  // the samples are no longer needed
+        // A relative heading is settled (and said) below.
+        report.notices.filter { !$0.hasPrefix("heading is relative") }.forEach { onNotice?($0) }
+        HeadingSettlement(source: poseSource, declinationDeg: params.declinationDeg, notice: onNotice)
+            .settle(&series, log: log, metadata: reader.metadata, path: reader.path)
+        return try finish(series, log: log, reader: reader)
+    }
+
+    /// `--pose-source phone`: the phone's own orientation, turned to the pass's north.
+    func runPhone(_ reader: any LogSource) throws -> FusionResult {
+        reader.onNotice = onNotice
+        let log = try LoadedLog.read(reader, limit: Int.max)
+        let params = try paramsForFirstFix?(log.firstUsableFix) ?? self.params
+        guard let series = HeadingSettlement(source: .phone, declinationDeg: params.declinationDeg, notice: onNotice)
+            .phoneSeries(log, metadata: reader.metadata, path: reader.path) else {
+            throw InputError(file: reader.path, field: "--pose-source",
+                             "the recording has no orientation of the phone's own (Sensor Logger's Orientation.csv, or orientation rows): record with Orientation on, or leave out --pose-source phone")
+        }
+        if !series.headingIsAbsolute { onNotice?("heading is relative: the phone's orientation has no known north") }
+        return try finish(series, log: log, reader: reader)
+    }
+
+    /// Pose rows and frame poses from the settled series.
+    func finish(_ series: AttitudeSeries, log: LoadedLog, reader: any LogSource) throws -> FusionResult {
+        var series = series
+        try refineAttitudes?(&series, log.track, reader.metadata)
+
+        if let onPose {
+            for i in 0..<series.count { try onPose(series.times[i], Pose(series[i])) }
+        }
+        var frames: [FrameEvent] = []
+        frames.reserveCapacity(log.frameRows.count)
+        for f in log.frames(fps: fps) {
+            guard let q = series.orientation(at: f.time) else {
+                throw InputError(file: reader.path, line: f.line,
+                                 "cannot fuse a pose for the frames: the log has no \(log.counts["accel"] == nil ? "accel" : "usable accel") samples")
+            }
+            frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, pose: Pose(q)))
+        }
+        return FusionResult(frames: frames, track: log.track, metadata: reader.metadata, sampleCounts: log.counts,
+                            firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute)
+    }
+
+    // MARK: - Causal
+
+    func runCausal(_ reader: any LogSource, params: ComplementaryFilterParams) throws -> FusionResult {
+        reader.onNotice = onNotice
+        var params = params
         if params.magHardIronSeed == nil {
             params.magHardIronSeed = try Self.hardIronSeed(reader.metadata, path: reader.path)
         }
@@ -76,6 +213,7 @@ public struct FusionPass {
         var hasFrameRows = false
         var nextSyntheticFrame: Double?
         var syntheticCount = 0
+        var headingIsAbsolute: Bool?
 
         func addFrame(_ time: Double, _ line: Int?, _ still: String?) {
             if let pose = filter.pose { frames.append(FrameEvent(time: time, line: line, still: still, pose: pose)) }
@@ -129,7 +267,8 @@ public struct FusionPass {
                 break  // the phone's own attitude: not fused
             }
             if !wasInitialized, let pose = filter.pose {
-                // Frames before the first accelerometer and magnetometer samples take the
+                headingIsAbsolute = filter.state.headingIsAbsolute
+                // Frames before the first accelerometer (and magnetometer) samples take the
                 // first attitude they give.
                 for w in waiting { frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, pose: pose)) }
                 waiting.removeAll()
@@ -137,15 +276,80 @@ public struct FusionPass {
         }
         if let lastTime { emitSynthetic(before: lastTime, inclusive: true) }
         if !waiting.isEmpty {
-            let missing = [("accel", accelCount), ("mag", magCount)].filter { $0.1 == 0 }.map(\.0)
             throw InputError(file: reader.path, line: waiting[0].line,
-                             "cannot fuse a pose for the frames: the log has no \(missing.isEmpty ? "usable accel/mag" : missing.joined(separator: " or ")) samples")
+                             "cannot fuse a pose for the frames: the log has no \(accelCount == 0 ? "accel" : "usable accel") samples")
+        }
+        if headingIsAbsolute == false {
+            onNotice?("heading is relative: the log has no magnetometer samples at its start (azimuth 0 = the device's facing direction at the first pose; without --causal the heading comes from the phone's orientation or the GPS course when the recording has them)")
         }
         var counts: [String: Int] = [:]
         for (name, n) in [("gyro", gyroCount), ("accel", accelCount), ("mag", magCount), ("gps", gpsCount), ("frame", frameCount),
                           ("orientation", orientationCount)]
         where n > 0 { counts[name] = n }
         return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
-                            firstTime: firstTime, lastTime: lastTime)
+                            firstTime: firstTime, lastTime: lastTime, headingIsAbsolute: headingIsAbsolute ?? true)
+    }
+}
+
+/// A whole log read into memory for offline fusion: the sensor samples (compact), the GPS
+/// track, the frame rows, and what the counts and notices need.
+struct LoadedLog {
+    var recording = SensorRecording()
+    var track = GPSTrack()
+    var frameRows: [(time: Double, line: Int?, still: String?)] = []
+    /// The phone's own attitude (`orientation` rows), for `--pose-source phone`.
+    var orientations: [(time: Double, attitude: Quaternion)] = []
+    var counts: [String: Int] = [:]
+    var firstTime: Double?, lastTime: Double?
+    var firstUsableFix: GPSFix?
+
+    /// Reads `reader` to its end; throws `FusionPass.OfflineNotPossible` past `limit` samples.
+    static func read(_ reader: any LogSource, limit: Int) throws -> LoadedLog {
+        var log = LoadedLog()
+        var gyro = 0, accel = 0, mag = 0, gps = 0, frame = 0, orientation = 0
+        while let record = try reader.nextRecord() {
+            let t = record.sample.time
+            if log.firstTime == nil { log.firstTime = t }
+            log.lastTime = t
+            switch record.sample {
+            case .gyro(let time, let v): log.recording.gyro.append(time: time, v); gyro += 1
+            case .accel(let time, let v): log.recording.accel.append(time: time, v); accel += 1
+            case .mag(let time, let v): log.recording.mag.append(time: time, v); mag += 1
+            case .gps(let fix):
+                gps += 1
+                if log.firstUsableFix == nil && TrueNorth.isUsable(fix) { log.firstUsableFix = fix }
+                log.track.add(fix)
+            case .frame(let time, let still):
+                frame += 1
+                log.frameRows.append((time, record.line, still))
+            case .orientation(let time, let attitude):
+                orientation += 1
+                log.orientations.append((time, attitude))
+            }
+            if gyro + accel + mag + orientation > limit {
+                throw FusionPass.OfflineNotPossible(reason: "over \(limit) sensor samples, too long to hold for offline fusion")
+            }
+        }
+        for (name, n) in [("gyro", gyro), ("accel", accel), ("mag", mag), ("gps", gps), ("frame", frame),
+                          ("orientation", orientation)] where n > 0 {
+            log.counts[name] = n
+        }
+        return log
+    }
+
+    /// The frames to give poses: the log's frame rows, or without them one every 1/fps s from
+    /// the log's first time to its last (as the causal pass makes them).
+    func frames(fps: Double?) -> [(time: Double, line: Int?, still: String?)] {
+        if !frameRows.isEmpty { return frameRows }
+        guard let fps, let first = firstTime, let last = lastTime else { return [] }
+        var out: [(time: Double, line: Int?, still: String?)] = []
+        var n = 0
+        var t = first
+        while t <= last {
+            out.append((t, nil, nil))
+            n += 1
+            t = first + Double(n) / fps
+        }
+        return out
     }
 }

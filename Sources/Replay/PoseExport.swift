@@ -38,46 +38,72 @@ public enum PoseExport {
     /// Writes the poses of `logPath` to `output` (atomically), or to stdout when nil.
     ///
     /// `north` chooses the north reference from the log's first usable GPS fix (nil: none) and
-    /// `params` the filter's parameters for it. The reference must be known before the first
-    /// pose, but finding out that a log has no fix means reading all of it. So for a file
-    /// output the poses are fused at once as if there were none, and only if a usable fix
-    /// turns up is that pass dropped (nothing of it is kept, notices included) and the log
-    /// fused again with the fix's reference: a log without GPS is read once, not twice. On
-    /// stdout, which cannot be taken back, the log is first looked through for a fix.
+    /// `params` the filter's parameters for it.
+    ///
+    /// Offline (the default) the whole log is read before anything is fused, so its first fix is
+    /// known when the reference is chosen; `refineAttitudes` may change the estimated attitudes
+    /// before they are written (see `FusionPass`).
+    ///
+    /// Causal (`causal`): the reference must be known before the first pose, but finding out
+    /// that a log has no fix means reading all of it. So for a file output the poses are fused
+    /// at once as if there were none, and only if a usable fix turns up is that pass dropped
+    /// (nothing of it is kept, notices included) and the log fused again with the fix's
+    /// reference: a log without GPS is read once, not twice. On stdout, which cannot be taken
+    /// back, the log is first looked through for a fix.
     @discardableResult
     public static func run(logPath: String, output: URL?,
-                           north: (GPSFix?) -> NorthReference,
-                           params: (NorthReference) throws -> ComplementaryFilterParams,
-                           trace: URL? = nil, notice: @escaping (String) -> Void) throws -> Int {
+                           north: @escaping (GPSFix?) -> NorthReference,
+                           params: @escaping (NorthReference) throws -> ComplementaryFilterParams,
+                           causal: Bool = false, poseSource: PoseSource = .auto, trace: URL? = nil,
+                           refineAttitudes: FusionPass.AttitudeRefinement? = nil,
+                           notice: @escaping (String) -> Void) throws -> Int {
+        // The phone's own orientation is read whole either way, and its north known then.
+        if !causal || poseSource == .phone {
+            var pass = FusionPass()
+            pass.poseSource = poseSource
+            pass.paramsForFirstFix = { fix in
+                let reference = north(fix)
+                notice("north: \(reference.explanation)")
+                return try params(reference)
+            }
+            pass.refineAttitudes = refineAttitudes
+            return try fuse(pass, logPath: logPath, output: output, trace: trace, notice: notice)
+        }
+        func causalPass(_ reference: NorthReference, stopAtFirstUsableFix: Bool) throws -> FusionPass {
+            var pass = FusionPass(params: try params(reference))
+            pass.causal = true
+            pass.poseSource = poseSource
+            pass.stopAtFirstUsableFix = stopAtFirstUsableFix
+            return pass
+        }
         if output != nil {
             var held: [String] = []
             let reference = north(nil)
             do {
-                let rows = try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
-                                    stopAtFirstUsableFix: true, notice: { held.append($0) })
+                let rows = try fuse(try causalPass(reference, stopAtFirstUsableFix: true), logPath: logPath, output: output,
+                                    trace: trace, notice: { held.append($0) })
                 notice("north: \(reference.explanation)")
                 held.forEach(notice)
                 return rows
             } catch let found as FusionPass.FirstUsableFix {
                 let reference = north(found.fix)
                 notice("north: \(reference.explanation)")
-                return try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
-                                stopAtFirstUsableFix: false, notice: notice)
+                return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
+                                trace: trace, notice: notice)
             }
         }
         let reference = north(try TrueNorth.firstFix(logPath: logPath))
         notice("north: \(reference.explanation)")
-        return try fuse(logPath: logPath, output: output, params: try params(reference), trace: trace,
-                        stopAtFirstUsableFix: false, notice: notice)
+        return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
+                        trace: trace, notice: notice)
     }
 
-    /// One pass: the poses of `logPath` with `params` to `output` or stdout.
-    static func fuse(logPath: String, output: URL?, params: ComplementaryFilterParams, trace: URL?,
-                     stopAtFirstUsableFix: Bool, notice: @escaping (String) -> Void) throws -> Int {
+    /// One pass: the poses of `logPath` through `pass` to `output` or stdout.
+    static func fuse(_ pass: FusionPass, logPath: String, output: URL?, trace: URL?,
+                     notice: @escaping (String) -> Void) throws -> Int {
+        var pass = pass
         let reader = try openLogSource(path: logPath)
-        var pass = FusionPass(params: params)
         pass.onNotice = notice
-        pass.stopAtFirstUsableFix = stopAtFirstUsableFix
         let traceWriter = try trace.map { try AtomicTextWriter(url: $0) }
         if let traceWriter {
             try traceWriter.write(traceHeader)
@@ -110,10 +136,8 @@ public enum PoseExport {
         }
         try traceWriter?.commit()
         if rows == 0 {
-            notice("\(logPath): no pose rows: the log has no gyro samples after the first accel and mag samples")
+            notice("\(logPath): no pose rows: the log has no gyro samples after the first accel sample")
         }
         return rows
     }
 }
-
-

@@ -30,6 +30,12 @@ public struct ReplayOptions: Sendable {
     public var magnetic = false
     /// Date for the magnetic model (`--date`); nil: the log's start_utc, else today.
     public var date: Date?
+    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
+    public var causal = false
+    /// Where the attitude comes from (`--pose-source`).
+    public var poseSource = PoseSource.auto
+    /// Offline: changes the estimated attitudes before the frames get them (`FusionPass.refineAttitudes`).
+    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
     public var fontPath: String?
     public var boldFontPath: String?
     public var pngCompressionLevel = 6
@@ -147,6 +153,9 @@ public final class ReplayEngine {
         var params = options.filterParams
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: options.fps)
+        pass.causal = options.causal
+        pass.poseSource = options.poseSource
+        pass.refineAttitudes = options.refineAttitudes
         pass.onNotice = notice
         var fused = try pass.run(reader)
         if let at = options.fixedPosition {

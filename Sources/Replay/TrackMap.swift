@@ -30,6 +30,12 @@ public struct MapOptions: Sendable {
     public var date: Date?
     /// Where the recording was made (`--at`), instead of its GPS fixes.
     public var fixedPosition: GeoCoordinate?
+    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
+    public var causal = false
+    /// Where the attitude comes from (`--pose-source`).
+    public var poseSource = PoseSource.auto
+    /// Offline: changes the estimated attitudes before the cones get them (`FusionPass.refineAttitudes`).
+    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
 
     public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
 }
@@ -64,6 +70,9 @@ public enum TrackMap {
         var params = ComplementaryFilterParams()
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: 1 / options.coneInterval)
+        pass.causal = options.causal
+        pass.poseSource = options.poseSource
+        pass.refineAttitudes = options.refineAttitudes
         pass.onNotice = notice
         var fused = try pass.run(reader)
         if let at = options.fixedPosition { fused.track = GPSTrack(fixedAt: at) }

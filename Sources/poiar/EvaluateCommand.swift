@@ -20,8 +20,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: "A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`.")
     var poses: String?
 
-    @Flag(help: "When fusing LOG: keep magnetic north (default: true north from WMM2025).")
-    var magnetic = false
+    @OptionGroup(title: "When fusing LOG") var fusion: FusionArguments
 
     @Flag(name: .customLong("align-heading"), help: "Remove a constant heading offset (estimated robustly, reported) before scoring: true vs magnetic north, a mounting offset.")
     var alignHeading = false
@@ -33,6 +32,7 @@ struct EvaluateCommand: ParsableCommand {
     var minCoverage: Double = 0.99
 
     func validate() throws {
+        try fusion.validate()
         if (log == nil) == (poses == nil) { throw ValidationError("give LOG (to fuse) or --poses FILE, one of them") }
         if !(minCoverage >= 0 && minCoverage <= 1) { throw ValidationError("--min-coverage: expected 0…1, got \(minCoverage)") }
     }
@@ -46,11 +46,13 @@ struct EvaluateCommand: ParsableCommand {
                 estimates = try PoseSeries.read(path: poses, movementColumn: false)
             } else {
                 let source = try openLogSource(path: log!)
-                let north = try TrueNorth.reference(logPath: log!, metadata: source.metadata, magnetic: magnetic)
+                let north = try fusion.north(logPath: log!, metadata: source.metadata)
                 printNotice("north: \(north.explanation)")
                 var params = ComplementaryFilterParams()
-                params.declinationDeg = north.declinationDeg
+                north.apply(to: &params)
                 var pass = FusionPass(params: params)
+                pass.causal = fusion.causal
+                pass.poseSource = fusion.source
                 pass.onNotice = { printNotice($0) }
                 var series = PoseSeries()
                 pass.onPose = { t, pose in series.append(time: t, pose.orientation) }
@@ -78,7 +80,7 @@ struct EvaluateCommand: ParsableCommand {
         if log.map(standard) != standard(phone.export) { notices.forEach(printNotice) }
         let north = phone.metadata.orientationNorth ?? .unknown
         var note = "truth: the phone's own orientation, \(phone.samples.count) samples, \(north.rawValue) north"
-        if log != nil && !magnetic && north == .magnetic {
+        if log != nil && !fusion.magnetic && north == .magnetic {
             note += " (poses fused to true north differ from it by the declination: give --magnetic or --align-heading)"
         }
         printNotice(note)

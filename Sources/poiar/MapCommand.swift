@@ -41,20 +41,15 @@ struct MapCommand: ParsableCommand {
     @Option(help: "Camera JSON for the cones' angle. Default: the log's `# camera:` line.")
     var camera: String?
 
-    @Flag(help: "Keep magnetic north instead of true north.")
-    var magnetic = false
-
-    @Option(parsing: .unconditional,
-            help: "Where the recording was made, LAT,LON[,ALT], for recordings without GPS: the map is drawn around it.")
-    var at: String?
+    @OptionGroup var fusion: FusionArguments
 
     func validate() throws {
+        try fusion.validate()
         if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
         if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
         if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
-        if let at { _ = try parseCoordinate(at, option: "--at", altitude: true) }
     }
 
     func run() throws {
@@ -68,8 +63,11 @@ struct MapCommand: ParsableCommand {
             options.margin = margin
             options.coneInterval = every
             options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov)
-            options.magnetic = magnetic
-            options.fixedPosition = try at.map { try parseCoordinate($0, option: "--at", altitude: true) }
+            options.magnetic = fusion.magnetic
+            options.date = fusion.magneticModelDate
+            options.causal = fusion.causal
+            options.poseSource = fusion.source
+            options.fixedPosition = try fusion.fixedPosition()
             let summary = try TrackMap.run(options, notice: { printNotice($0) })
             printNotice("wrote \(out): \(summary)")
         }

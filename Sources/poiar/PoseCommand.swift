@@ -16,11 +16,7 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Output CSV (written atomically). Default: stdout.")
     var out: String?
 
-    @Flag(help: "Keep magnetic north even when the log has GPS fixes (default: true north from WMM2025).")
-    var magnetic = false
-
-    @Option(help: "Date for the magnetic model, YYYY-MM-DD (for logs without start_utc; default: the log's start_utc, else today).")
-    var date: String?
+    @OptionGroup var fusion: FusionArguments
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
     var filterParams: [String] = []
@@ -34,13 +30,12 @@ struct PoseCommand: ParsableCommand {
 
     func validate() throws {
         if let benchFilter, benchFilter < 1 { throw ValidationError("--bench-filter: expected a number of passes ≥ 1, got \(benchFilter)") }
-        if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
+        try fusion.validate()
     }
 
     func run() throws {
         try reportingErrors {
             let metadata = try openLogSource(path: log).metadata
-            let when = date.flatMap(TrueNorth.parseDate)
             func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
                 var params = ComplementaryFilterParams()
                 north.apply(to: &params)
@@ -50,15 +45,16 @@ struct PoseCommand: ParsableCommand {
                 return params
             }
             if let benchFilter {
-                let north = try TrueNorth.reference(logPath: log, metadata: metadata, magnetic: magnetic, date: when)
+                let north = try fusion.north(logPath: log, metadata: metadata)
                 printNotice("north: \(north.explanation)")
                 let samples = try FilterBenchmark.load(try openLogSource(path: log))
                 printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: benchFilter).report)
                 return
             }
             try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) },
-                               north: { TrueNorth.reference(firstFix: $0, metadata: metadata, magnetic: magnetic, date: when) },
-                               params: parameters, trace: trace.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
+                               north: { fusion.north(firstFix: $0, metadata: metadata) },
+                               params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
+                               notice: { printNotice($0) })
         }
     }
 }

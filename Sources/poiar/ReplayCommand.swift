@@ -19,10 +19,6 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var poiFetch: ReplayFetchArguments
 
-    @Option(parsing: .unconditional,
-            help: "Where the recording was made, LAT,LON[,ALT] (degrees; metres above the WGS84 ellipsoid): the device stays there, for recordings without GPS (true north from it too).")
-    var at: String?
-
     @Option(help: "Output folder. Default: Output/<log name>/. With several logs: OUT/<log name>/ for each.")
     var out: String?
 
@@ -47,11 +43,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Frames rendered in parallel (output identical to one job).")
     var jobs: Int = 1
 
-    @Flag(help: "Keep magnetic north instead of true north.")
-    var magnetic = false
-
-    @Option(help: "Date for the magnetic model, YYYY-MM-DD; given, it wins over the log's start_utc. Default: the log's start_utc, else today (with a notice).")
-    var date: String?
+    @OptionGroup var fusion: FusionArguments
 
     @Option(help: "Font file for the labels' regular text (default DejaVu Sans).")
     var font: String?
@@ -79,7 +71,7 @@ struct ReplayCommand: ParsableCommand {
     var noFlatMap = false
 
     func validate() throws {
-        if let date, TrueNorth.parseDate(date) == nil { throw ValidationError("--date: expected YYYY-MM-DD, got \"\(date)\"") }
+        try fusion.validate()
         if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
         if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
@@ -88,7 +80,6 @@ struct ReplayCommand: ParsableCommand {
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
         if let size { _ = try parseSize(size, option: "--size") }
-        if let at { _ = try parseCoordinate(at, option: "--at", altitude: true) }
         try layout.validate()
         try batch.validate()
     }
@@ -126,12 +117,14 @@ struct ReplayCommand: ParsableCommand {
         options.language = poiFetch.lang
         options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius
-        options.fixedPosition = try at.map { try parseCoordinate($0, option: "--at", altitude: true) }
+        options.fixedPosition = try fusion.fixedPosition()
         options.maxVisible = maxVisible
         options.fps = fps
         options.jobs = jobs
-        options.magnetic = magnetic
-        options.date = date.flatMap(TrueNorth.parseDate)
+        options.magnetic = fusion.magnetic
+        options.date = fusion.magneticModelDate
+        options.causal = fusion.causal
+        options.poseSource = fusion.source
         options.fontPath = font
         options.boldFontPath = boldFont
         options.pngCompressionLevel = pngLevel

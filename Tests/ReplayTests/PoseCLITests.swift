@@ -1,4 +1,8 @@
 import Foundation
+import Fusion
+import POIARCore
+import SensorLog
+@testable import Replay
 import Testing
 
 @Suite("poiar pose: north chosen in one pass")
@@ -51,5 +55,85 @@ struct PoseCLITests {
         #expect(run.stderr.contains("north: magnetic north: the log has no GPS fix"))
         let magnetic = try runPoiar(["pose", log.path, "--magnetic"])
         #expect(try String(contentsOf: file, encoding: .utf8) == magnetic.stdout)
+    }
+}
+
+@Suite("poiar pose: offline by default, --causal the live filter")
+struct PoseOfflineCausalCLITests {
+    /// `--causal` is the filter as it ran before offline fusion: its rows are, byte for byte,
+    /// those of the filter run directly over the log's records (north and expected field from
+    /// WMM2025 at the first fix, as `pose` sets them).
+    @Test func causalIsTheFilterRunDirectly() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try writeLog(try walkPrefix(seconds: 12), named: "walk12.csv", in: dir)
+        let run = try runPoiar(["pose", log.path, "--causal"])
+        #expect(run.status == 0, "\(run.stderr)")
+
+        let reader = try SensorLogReader(path: log.path)
+        var fix: GPSFix?
+        while let r = try reader.nextRecord() { if case .gps(let f) = r.sample, TrueNorth.isUsable(f) { fix = f; break } }
+        let records = try SensorLogReader(path: log.path)
+        var params = ComplementaryFilterParams()
+        TrueNorth.reference(firstFix: fix, metadata: records.metadata, magnetic: false).apply(to: &params)
+        var filter = ComplementaryFilter(params: params)
+        var expected = [PoseExport.header]
+        while let r = try records.nextRecord() {
+            switch r.sample {
+            case .gyro(let t, let v):
+                filter.updateGyro(v, time: t)
+                if let pose = filter.pose { expected.append(PoseExport.row(time: t, pose: pose)) }
+            case .accel(let t, let v): filter.updateAccel(v, time: t)
+            case .mag(let t, let v): filter.updateMag(v, time: t)
+            case .gps, .frame, .orientation: break
+            }
+        }
+        #expect(run.stdout == expected.joined(separator: "\n") + "\n")
+        #expect(expected.count > 1000)
+    }
+
+    /// Offline (the default) writes the same rows (one per gyro sample from the first pose on)
+    /// with other values, and the same on stdout as in a file.
+    @Test func offlineCoversTheSameRows() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = try writeLog(try walkPrefix(seconds: 12), named: "walk12.csv", in: dir)
+        let causal = try runPoiar(["pose", log.path, "--causal"])
+        let offline = try runPoiar(["pose", log.path])
+        let file = dir.appendingPathComponent("poses.csv")
+        let toFile = try runPoiar(["pose", log.path, "--out", file.path])
+        #expect(offline.status == 0 && toFile.status == 0, "\(offline.stderr)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == offline.stdout)
+        let times = { (csv: String) in csv.split(separator: "\n").map { $0.split(separator: ",")[0] } }
+        #expect(times(offline.stdout) == times(causal.stdout))
+        #expect(offline.stdout != causal.stdout)
+    }
+
+    /// A log without a magnetometer gets poses (tilt absolute, heading relative) and says so;
+    /// so does a replay of it.
+    @Test func aLogWithoutMagnetometerGetsPosesWithARelativeHeading() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rows = try walkPrefix(seconds: 10).split(separator: "\n").filter { !$0.contains(",mag,") }
+        let log = try writeLog(rows.joined(separator: "\n"), named: "nomag.csv", in: dir)
+        for mode in [[], ["--causal"]] {
+            let run = try runPoiar(["pose", log.path] + mode)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("heading is relative"), "\(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count > 800, "\(mode)")
+        }
+        let out = dir.appendingPathComponent("frames")
+        let replay = try runPoiar(["replay", log.path, "--out", out.path, "--size", "320x180", "--no-hud"])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("heading is relative"))
+        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl")).count
+        #expect(frames == rows.filter { $0.contains(",frame,") }.count, "\(frames) frames")
+    }
+
+    @Test func causalIsInTheHelpOfEveryFusingCommand() throws {
+        for command in ["pose", "replay", "map", "evaluate"] {
+            let help = try runPoiar([command, "--help"])
+            #expect(help.stdout.contains("--causal"), "\(command)")
+        }
     }
 }
