@@ -57,6 +57,8 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
     public private(set) var counts = [Int](repeating: 0, count: FrameOutcome.allCases.count)
     /// The search radius, metres (for the words of `noPOIInRange`).
     public var radius: Double
+    /// False when the replay had no POI source: then there is none in range, of course.
+    public var hasPOISource = true
 
     public init(radius: Double) { self.radius = radius }
 
@@ -77,7 +79,9 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
         var text = "\(total) frame\(total == 1 ? "" : "s"): " + shown.joined(separator: ", ")
         if !unlabelled.isEmpty {
             let n = unlabelled.map { self[$0] }.reduce(0, +)
-            text += "; \(n) without a label: " + unlabelled.map { "\(self[$0]) \($0.reason(radius: radius))" }.joined(separator: ", ")
+            text += "; \(n) without a label: " + unlabelled.map { o in
+                "\(self[o]) " + (o == .noPOIInRange && !hasPOISource ? "no POI source (--pois)" : o.reason(radius: radius))
+            }.joined(separator: ", ")
         }
         return text
     }

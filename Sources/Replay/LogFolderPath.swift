@@ -38,15 +38,19 @@ public enum LogFolderPath {
     }
 
     /// The POI source of a replay or map: `--pois` when given (anywhere), else the log's
-    /// `# pois:` line, inside the log's folder.
-    static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String {
+    /// `# pois:` line, inside the log's folder; nil when there is neither (`missingPOISource`).
+    static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String? {
         if let option { return option }
-        guard let value = metadata.pois else {
-            if metadata["import_source"] != nil {  // a phone app's recording: no place for a # pois: line
-                throw InputError(file: logPath, "no POI source: give --pois FILE (an OSM extract, GeoJSON, CSV, … or a poiar database), or --fetch --pois DB to fetch the POIs around the recording")
-            }
-            throw InputError(file: logPath, field: "pois", "no POI source: give --pois SOURCE (or --fetch --pois DB), or a \"# pois: FILE\" line in the log")
-        }
+        guard let value = metadata.pois else { return nil }
         return try resolve(value, key: "pois", logFolder: logFolder, logPath: logPath).path
+    }
+
+    /// The notice for a replay or map without a POI source, with advice that fits the input: a
+    /// phone app's recording has no place for a `# pois:` line.
+    static func missingPOISource(metadata: LogMetadata, logPath: String, what: String) -> String {
+        if metadata["import_source"] != nil {
+            return "\(logPath): no POI source, \(what): give --pois FILE (an OSM extract, GeoJSON, CSV, … or a poiar database), or --fetch --pois DB to fetch the POIs around the recording"
+        }
+        return "\(logPath): no POI source, \(what): give --pois SOURCE (or --fetch --pois DB), or a \"# pois: FILE\" line in the log"
     }
 }

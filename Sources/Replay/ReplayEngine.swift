@@ -138,8 +138,9 @@ public final class ReplayEngine {
         let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
                                                      logPath: options.logPath, logFolder: logFolder)
         let notice = self.notice
-        let db = try openPOISource(URL(fileURLWithPath: sourcePath), onImport: { report in notice("\(sourcePath): \(report)") },
-                                   onNotice: notice)
+        let db = try sourcePath.map { path in
+            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
+        }
         // Fonts are checked before the long pass too.
         _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                           fontPath: options.fontPath, boldFontPath: options.boldFontPath)
@@ -149,6 +150,9 @@ public final class ReplayEngine {
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
                                             date: options.date, at: options.fixedPosition)
         guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
+        if sourcePath == nil {
+            notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: options.logPath, what: "so no frame has a label"))
+        }
         notice("north: \(north.explanation)")
         var params = options.filterParams
         north.apply(to: &params)
@@ -202,7 +206,7 @@ public final class ReplayEngine {
                                   fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         frameOverlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
         if options.flatMap {
-            frameOverlay.flatMap = FlatPhoneMap(baseMap: try TrackMap.baseMapFeatures(sourcePath), track: fused.track)
+            frameOverlay.flatMap = FlatPhoneMap(baseMap: try sourcePath.flatMap(TrackMap.baseMapFeatures), track: fused.track)
         }
 
         // Annotate, render and list the frames a chunk at a time, so memory does not grow with
@@ -213,6 +217,7 @@ public final class ReplayEngine {
         var memory: LayoutMemory? = options.calm ? LayoutMemory() : nil
         var stats = CalmStats()
         var outcomes = FrameOutcomes(radius: options.radius)
+        outcomes.hasPOISource = db != nil
         var viewSwitch = FlatViewSwitch()
         let outDir = options.resolvedOutputDir
         do {
@@ -240,8 +245,8 @@ public final class ReplayEngine {
                 let records = try range.map { i -> FrameRecord in
                     let frame = fused.frames[i]
                     let location = fused.track.location(at: frame.time)!
-                    let hits = try db.query(near: location.coordinate, radius: options.radius, categories: options.categories,
-                                            language: options.language)
+                    let hits = try db?.query(near: location.coordinate, radius: options.radius, categories: options.categories,
+                                             language: options.language) ?? []
                     var record = FrameRecord(index: i + 1, time: frame.time, logLine: frame.line,
                                              image: FrameRecord.imageName(index: i + 1), still: frame.still,
                                              location: location, pose: frame.pose, camera: camera,

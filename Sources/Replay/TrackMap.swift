@@ -56,17 +56,17 @@ public enum TrackMap {
         let metadata = reader.metadata
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         // Without a POI source the map shows the track alone.
-        var sourcePath = options.poiSource
-        if sourcePath == nil, let pois = metadata.pois {
-            sourcePath = try LogFolderPath.resolve(pois, key: "pois", logFolder: logFolder, logPath: options.logPath).path
-        }
-        if sourcePath == nil { notice("\(options.logPath): no POI source (--pois, or the log's # pois: line): the map shows the track alone") }
+        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
+                                                     logPath: options.logPath, logFolder: logFolder)
         let db = try sourcePath.map { path in
             try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
         }
         let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
                                             date: options.date, at: options.fixedPosition)
         guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
+        if sourcePath == nil {
+            notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: options.logPath, what: "so the map shows the track alone"))
+        }
         var params = ComplementaryFilterParams()
         north.apply(to: &params)
         var pass = FusionPass(params: params, fps: 1 / options.coneInterval)
@@ -92,10 +92,10 @@ public enum TrackMap {
     }
 
     /// `replay --map`: the map of an already fused replay, beside its frames.
-    static func write(fused: FusionResult, db: POIDatabase, sourcePath: String, camera: CameraIntrinsics,
+    static func write(fused: FusionResult, db: POIDatabase?, sourcePath: String?, camera: CameraIntrinsics,
                       options: ReplayOptions, to url: URL) throws {
         let map = try drawing(frames: fused.frames, track: fused.track, db: db, categories: options.categories,
-                              language: options.language, baseMap: try baseMapFeatures(sourcePath), camera: camera,
+                              language: options.language, baseMap: try sourcePath.flatMap(baseMapFeatures), camera: camera,
                               longestSide: MapOptions(logPath: "", outputPath: "").longestSide,
                               margin: MapOptions(logPath: "", outputPath: "").margin,
                               coneInterval: options.overlay.mapConeInterval)

@@ -158,4 +158,66 @@ import Testing
         }
         #expect(cards > 500 && arrows > 50, "\(cards) cards, \(arrows) arrows")
     }
+
+    /// A value from `evaluate`'s report ("heading_rmse_deg: 3.346").
+    func reported(_ key: String, in text: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+            .flatMap { Double($0.dropFirst(key.count + 1).split(separator: " ")[0].trimmingCharacters(in: .whitespaces)) }
+    }
+
+    @Test func withoutAMagnetometerTheHeadingComesFromTheGPSCourse() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let walk = try String(contentsOf: sampleLogs.appendingPathComponent("walk.csv"), encoding: .utf8)
+        let log = try writeLog(walk.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(",mag,") }
+            .joined(separator: "\n"), named: "nomag.csv", in: dir)
+        let truth = sampleLogs.appendingPathComponent("walk.truth.csv").path
+        let r = try runPoiar(["evaluate", log.path, "--truth", truth])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("heading: from the GPS course while moving"), "\(r.stderr)")
+        // The walker sweeps the phone ±14° and stops to look at cafes; still within a few degrees.
+        let heading = try #require(reported("heading_rmse_deg", in: r.stdout))
+        #expect(heading < 6, "\(r.stdout)")
+        // --causal cannot look at the whole course: relative, and said so.
+        let causal = try runPoiar(["pose", log.path, "--causal", "--out", dir.appendingPathComponent("p.csv").path])
+        #expect(causal.status == 0 && causal.stderr.contains("heading is relative"), "\(causal.stderr)")
+    }
+
+    @Test func withoutAMagnetometerThePhonesOwnOrientationIsUsed() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rec = dir.appendingPathComponent("rec")
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-android"), to: rec)
+        try FileManager.default.removeItem(at: rec.appendingPathComponent("Magnetometer.csv"))
+        let auto = try runPoiar(["evaluate", rec.path, "--truth", rec.path, "--magnetic"])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        #expect(auto.stderr.contains("the phone's own orientation is used"), "\(auto.stderr)")
+        #expect(try #require(reported("heading_rmse_deg", in: auto.stdout)) < 0.01, "\(auto.stdout)")
+        // fused: poiar's own fusion (no phone orientation), so not the truth to the letter.
+        let fused = try runPoiar(["evaluate", rec.path, "--truth", rec.path, "--magnetic", "--pose-source", "fused"])
+        #expect(fused.status == 0 && !fused.stderr.contains("phone's own orientation is used"), "\(fused.stderr)")
+        #expect(try #require(reported("heading_rmse_deg", in: fused.stdout)) > 0.01)
+        // phone, on a recording without the phone's orientation: an error naming the option.
+        try FileManager.default.removeItem(at: rec.appendingPathComponent("Orientation.csv"))
+        let none = try runPoiar(["pose", rec.path, "--pose-source", "phone"])
+        #expect(none.status == 1 && none.stderr.contains("--pose-source") && none.stderr.contains("Orientation.csv"), "\(none.stderr)")
+        let bad = try runPoiar(["pose", rec.path, "--pose-source", "compass"])
+        #expect(bad.status != 0 && bad.stderr.contains("auto, fused or phone"))
+    }
+
+    @Test func aRecordingWithoutAPOISourceIsReplayedAndToldHowToGiveOne() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let rec = packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-android").path
+        let r = try runPoiar(["replay", rec, "--out", dir.appendingPathComponent("out").path, "--size", "180x320"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("no POI source") && r.stderr.contains("--pois FILE") && r.stderr.contains("--fetch"))
+        #expect(!r.stderr.contains("# pois:"), "\(r.stderr)")
+        #expect(r.stderr.contains("without a label") && r.stderr.contains("no POI source (--pois)"), "\(r.stderr)")
+        let map = try runPoiar(["map", rec, "--out", dir.appendingPathComponent("m.png").path])
+        #expect(map.status == 0 && map.stderr.contains("the map shows the track alone"), "\(map.stderr)")
+        // pose takes --at for its north too.
+        let pose = try runPoiar(["pose", rec, "--at", "-33.86,151.2", "--out", dir.appendingPathComponent("p.csv").path])
+        #expect(pose.status == 0 && pose.stderr.contains("at -33.86000, 151.20000 (--at)"), "\(pose.stderr)")
+    }
 }
