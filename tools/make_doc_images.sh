@@ -47,7 +47,7 @@ PY
 "$poiar" simulate --script "$tmp/phone/script.json" --out "$tmp/phone/rec.csv" > /dev/null
 pois=SampleLogs/helsinki-esplanadi.osm
 [ -f ../shared/data/osm/Helsinki.osm.pbf ] && pois=../shared/data/osm/Helsinki.osm.pbf
-"$poiar" replay "$tmp/phone/rec.csv" --pois "$pois" --filter cafe,restaurant --radar-range 400 --max-distance 400 \
+"$poiar" replay "$tmp/phone/rec.csv" --pois "$pois" --filter cafe --radar-range 300 --max-distance 300 \
   --out "$tmp/phone/out" --jobs 2
 python3 - "$tmp/phone/out" "$out" <<'PY'
 import json, shutil, sys
