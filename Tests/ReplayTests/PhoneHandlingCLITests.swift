@@ -220,4 +220,37 @@ import Testing
         let pose = try runPoiar(["pose", rec, "--at", "-33.86,151.2", "--out", dir.appendingPathComponent("p.csv").path])
         #expect(pose.status == 0 && pose.stderr.contains("at -33.86000, 151.20000 (--at)"), "\(pose.stderr)")
     }
+
+    static let realPhones = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/data/phones")
+
+    /// Every real export in ../shared/data/phones through pose, convert, map and replay with
+    /// default options: each runs, or (no location) is refused at once naming --at.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: realPhones.path),
+                   "the real phone exports are not at ../shared/data/phones beside the repository"))
+    func realExportsRunWithDefaultOptions() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let exports = try FileManager.default.contentsOfDirectory(atPath: Self.realPhones.path).sorted()
+            .filter { !$0.hasPrefix(".") && $0 != "README.md" }
+        #expect(!exports.isEmpty)
+        for name in exports {
+            let rec = Self.realPhones.appendingPathComponent(name).path
+            let out = dir.appendingPathComponent(name)
+            let pose = try runPoiar(["pose", rec, "--out", out.path + ".pose.csv"])
+            #expect(pose.status == 0, "\(name): \(pose.stderr)")
+            let convert = try runPoiar(["convert", rec, "--out", out.path + ".csv"])
+            #expect(convert.status == 0, "\(name): \(convert.stderr)")
+            let hasLocation = FileManager.default.fileExists(atPath: rec + "/Location.csv")
+            for run in [try runPoiar(["map", rec, "--out", out.path + ".png"]), try runPoiar(["replay", rec, "--out", out.path])] {
+                if hasLocation {
+                    #expect(run.status == 0, "\(name): \(run.stderr)")
+                } else {
+                    #expect(run.status == 1 && run.stderr.contains("--at LAT,LON"), "\(name): \(run.stderr)")
+                }
+            }
+            if hasLocation {
+                #expect(try jsonLines(out.appendingPathComponent("frames.jsonl")).count > 100)
+            }
+        }
+    }
 }
