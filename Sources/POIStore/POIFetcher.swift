@@ -11,6 +11,9 @@ public enum FetchSource: String, Sendable, CaseIterable {
     case overpass
     case googlePlaces = "google-places"
 
+    /// The service's name, as messages name it.
+    public var displayName: String { self == .overpass ? "Overpass" : "Google Places" }
+
     /// Where requests go unless `--endpoint` says otherwise.
     public var defaultEndpoint: URL {
         switch self {
@@ -82,10 +85,7 @@ public struct POIFetcher: Sendable {
     /// earlier fetch from this source covers the area and categories and `refresh` is false.
     public func fetch(center: GeoCoordinate, radius: Double, categories: [String]?, refresh: Bool = false,
                       into db: POIDatabase) throws -> FetchOutcome {
-        guard center.isValid else { throw InputError(file: "command line", field: "--near", "invalid position \(center)") }
-        guard radius.isFinite, radius > 0 else {
-            throw InputError(file: "command line", field: "--radius", "expected metres > 0, got \(radius)")
-        }
+        precondition(center.isValid && radius.isFinite && radius > 0, "fetch: a valid centre and a radius > 0 (checked by the caller)")
         var notes: [String] = []
         var wanted = categories ?? POICategory.known
         if source == .googlePlaces {
@@ -94,9 +94,9 @@ public struct POIFetcher: Sendable {
                 if categories != nil { notes.append("Google Places has no type for \(missing.joined(separator: ", ")); not fetched") }
                 wanted.removeAll { missing.contains($0) }
             }
-            guard !wanted.isEmpty else { throw InputError(file: "command line", field: "--filter", "no category Google Places can search for") }
+            guard !wanted.isEmpty else { throw InputError(file: source.displayName, field: "categories", "none of the categories asked for is one Google Places can search for") }
             guard radius <= Self.googleMaxRadius else {
-                throw InputError(file: "command line", field: "--radius", "Google Places searches at most \(Int(Self.googleMaxRadius)) m around a point, got \(radius)")
+                throw InputError(file: source.displayName, field: "radius", "Google Places searches at most \(Int(Self.googleMaxRadius)) m around a point, got \(radius)")
             }
         }
         if !refresh, let previous = try db.fetches(source: source.rawValue)

@@ -13,19 +13,31 @@ import POIARCore
 /// compressed data inside a whole file — is still refused when the still is decoded.
 /// Returns the stored width and height (before EXIF orientation).
 public func probeStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws -> (width: Int, height: Int) {
-    let file = url.path
+    try probeStillData(try readStill(url), file: url.path, maxPixels: maxPixels).size
+}
+
+/// `probeStill`, returning the size the still shows upright (its EXIF orientation applied):
+/// the size a decoded still has, found without decoding it.
+public func probeStillUpright(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws -> (width: Int, height: Int) {
     let data = try readStill(url)
+    let (size, format) = try probeStillData(data, file: url.path, maxPixels: maxPixels)
+    let orientation = format == .png ? ExifReader.pngOrientation(data) : ExifReader.jpegOrientation(data)
+    return orientation?.swapsAxes == true ? (size.height, size.width) : size
+}
+
+/// The checks of `probeStill` on a still's bytes; its stored size and format.
+func probeStillData(_ data: Data, file: String, maxPixels: Int) throws -> (size: (width: Int, height: Int), format: StillFormat) {
     switch StillFormat(sniffing: data) {
     case .png:
         let size = try pngHeaderSize(data, file: file)
         try checkPixelBudget(width: size.width, height: size.height, maxPixels: maxPixels, file: file)
         if let problem = pngStructureProblem(data) { throw InputError(file: file, "not a readable PNG: \(problem)") }
-        return size
+        return (size, .png)
     case .jpeg:
         let size = try jpegHeaderSize(data, file: file)
         try checkPixelBudget(width: size.width, height: size.height, maxPixels: maxPixels, file: file)
         if let problem = jpegStructureProblem(data) { throw InputError(file: file, "not a readable JPEG: \(problem)") }
-        return size
+        return (size, .jpeg)
     case nil:
         if data.isEmpty { throw InputError(file: file, "image file is empty") }
         throw InputError(file: file, "not a PNG or JPEG image (unrecognised first bytes \(hexPrefix(data)))")

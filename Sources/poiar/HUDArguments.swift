@@ -21,10 +21,11 @@ struct HUDArguments: ParsableArguments {
     /// The HUD parts asked for.
     func parts() throws -> HUDParts {
         if noHUD { return [] }
-        switch HUDParts.parse(hud) {
-        case let .success(parts): return parts
-        case let .failure(error): throw ValidationError(error.message)
+        let parsed = HUDParts.parse(hud)
+        if let unknown = parsed.unknown {
+            throw ValidationError("--hud: unknown HUD part \"\(unknown)\"; expected compass, gps, radar or none")
         }
+        return parsed.parts
     }
 
     func secondLine() throws -> CardSecondLine {

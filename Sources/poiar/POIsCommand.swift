@@ -199,6 +199,7 @@ struct POIsCommand: ParsableCommand {
             _ = try parseFetchSource(source)
             if let endpoint { _ = try parseEndpoint(endpoint) }
             if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
+            _ = try parseNear(near)
             if !(timeout > 0 && timeout.isFinite) { throw ValidationError("--timeout: expected seconds > 0, got \(timeout)") }
         }
 

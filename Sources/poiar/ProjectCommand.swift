@@ -37,6 +37,8 @@ struct ProjectCommand: ParsableCommand {
 
     @Option(help: "Categories to show, comma-separated. Default: all.")
     var filter: String?
+    @Option(help: "Language code: POI names from their name:<lang> tag when they have one (e.g. sv).")
+    var lang: String?
     @Option(parsing: .unconditional, help: "Search radius, metres.")
     var radius: Double = 1500
     @Option(name: .customLong("max-visible"), parsing: .unconditional, help: "At most this many labels, nearest first.")
@@ -66,6 +68,7 @@ struct ProjectCommand: ParsableCommand {
         if still != nil && png == nil { throw ValidationError("--still needs --png") }
         if maxStillPixels < 1 { throw ValidationError("--max-still-pixels: expected a number of pixels ≥ 1, got \(maxStillPixels)") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
+        if let lang { _ = try parseLanguage(lang) }
         try layout.validate()
     }
 
@@ -102,7 +105,6 @@ struct ProjectCommand: ParsableCommand {
             let categories = try filter.map { try POICategory.parseFilter($0) }
             let db = try openPOISource(URL(fileURLWithPath: pois), onImport: { printNotice("\(pois): \($0)") },
                                        onNotice: { printNotice($0) })
-            let style = try CardStyle(imageWidth: cam.width, imageHeight: cam.height, fontPath: font)
             var layoutOptions = LayoutOptions(maxVisible: maxVisible)
             var annotationOptions = AnnotationOptions()
             try layout.apply(to: &layoutOptions, &annotationOptions, radius: radius)
@@ -110,16 +112,19 @@ struct ProjectCommand: ParsableCommand {
             try hud.apply(to: &overlayOptions, &annotationOptions)
             // One pose has no clock: the GPS part shows the accuracy only (none given: "—").
             let overlay = FrameOverlay(hud: overlayOptions.hud, startUTC: nil,
-                                       radarRange: overlayOptions.radarRange ?? layoutOptions.maxDistance ?? radius,
-                                       secondLine: annotationOptions.secondLine, clock: false)
-            let record = try SingleFrame.record(location: location, pose: pose, camera: cam, db: db,
-                                                categories: categories, radius: radius, layout: layoutOptions,
-                                                annotation: annotationOptions, style: style, overlay: overlay, image: png.map { URL(fileURLWithPath: $0).lastPathComponent },
-                                                still: still)
+                                       radarRange: overlayOptions.radarRange ?? layoutOptions.maxDistance ?? radius, clock: false)
+            // The frame as replay computes each of its own, on its own.
+            let pipeline = try FramePipeline(camera: cam, layout: layoutOptions, annotation: annotationOptions, overlay: overlay,
+                                             pois: POIQuery(database: db, radius: radius, categories: categories,
+                                                            language: try lang.map(parseLanguage)),
+                                             fontPath: font)
+            var single = FrameSequence.single
+            let record = try pipeline.annotate(index: 1, time: 0, logLine: nil, still: still,
+                                               image: png.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "",
+                                               location: GPSFix(time: 0, coordinate: location, horizontalAccuracy: nil), pose: pose,
+                                               sequence: &single)
             print(record.jsonLine)
-            if let png {
-                try SingleFrame.render(record, still: stillImage, style: style, overlay: overlay, to: URL(fileURLWithPath: png))
-            }
+            if let png { try writePNG(try pipeline.draw(record, still: stillImage), to: URL(fileURLWithPath: png)) }
         }
     }
 }

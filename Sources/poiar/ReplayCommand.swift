@@ -82,6 +82,12 @@ struct ReplayCommand: ParsableCommand {
         if let size { _ = try parseSize(size, option: "--size") }
         try layout.validate()
         try batch.validate()
+        if batch.shard != nil && overlay.map {
+            throw ValidationError("--shard: a shard writes only its frames: make the map with poiar map (or replay --map without --shard)")
+        }
+        if poiFetch.fetch && pois == nil {
+            throw ValidationError("--fetch: give --pois DB, the poiar database to fetch the POIs into (created if missing)")
+        }
     }
 
     func run() throws {
@@ -118,7 +124,6 @@ struct ReplayCommand: ParsableCommand {
         options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius
         options.fixedPosition = try fusion.fixedPosition()
-        options.maxVisible = maxVisible
         options.fps = fps
         options.jobs = jobs
         options.magnetic = fusion.magnetic
@@ -129,6 +134,7 @@ struct ReplayCommand: ParsableCommand {
         options.boldFontPath = boldFont
         options.pngCompressionLevel = pngLevel
         try layout.apply(to: &options.layout, &options.annotation, radius: radius)
+        options.layout.maxVisible = maxVisible
         try overlay.apply(to: &options)
         options.calm = !noCalm
         options.flatMap = !noFlatMap

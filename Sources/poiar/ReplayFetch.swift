@@ -41,9 +41,7 @@ struct ReplayFetchArguments: ParsableArguments {
     /// Runs the fetch when asked; returns the POI source the replay then reads.
     func run(log: String, pois: String?, radius: Double, categories: [String]?) throws -> String? {
         guard fetch else { return pois }
-        guard let pois else {
-            throw InputError(file: "command line", field: "--fetch", "give --pois DB: the poiar database to fetch the POIs into (created if missing)")
-        }
+        guard let pois else { return nil }  // refused by ReplayCommand.validate
         if FileManager.default.fileExists(atPath: pois), !isSQLiteFile(pois) {
             throw InputError(file: pois, field: "--pois", "with --fetch, --pois names a poiar database to fetch into, not a POI source file")
         }

@@ -208,7 +208,7 @@ import Testing
         let e3 = try #require(inputError { _ = try google(server, key: nil).fetch(center: Self.helsinki, radius: 800, categories: ["cafe"], into: db) })
         #expect(e3.location.field == "POIAR_GOOGLE_PLACES_KEY")
         // Radius beyond Google's limit.
-        #expect(inputError { _ = try google(server).fetch(center: Self.helsinki, radius: 60_000, categories: ["cafe"], into: db) }?.location.field == "--radius")
+        #expect(inputError { _ = try google(server).fetch(center: Self.helsinki, radius: 60_000, categories: ["cafe"], into: db) }?.location.field == "radius")
         #expect(try db.count() == 0)
     }
 

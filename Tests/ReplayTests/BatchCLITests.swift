@@ -245,7 +245,7 @@ import Rendering
         let out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--out", out.path, "--video"], environment: ["PATH": dir.path])
         #expect(r.status != 0)
-        #expect(r.stderr.contains("--video") && r.stderr.contains("ffmpeg is not installed"), "\(r.stderr)")
+        #expect(r.stderr.contains("--video") && r.stderr.contains("ffmpeg: not installed"), "\(r.stderr)")
         #expect(r.stderr.split(separator: "\n").filter { $0.hasPrefix("poiar: error:") }.count == 1)
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }

@@ -6,15 +6,20 @@ import Rendering
 enum StillCheck {
     /// Probes each distinct still once (`probeStill`: format, header, pixel budget, whole
     /// file); the first bad one, in frame order, is an `InputError` naming the still and the
-    /// log line that asked for it.
-    static func checkAll(_ urls: [URL?], frames: [FrameEvent], logPath: String, maxPixels: Int) throws {
+    /// log line that asked for it. Returns the first still's upright size (nil: no stills).
+    static func checkAll(_ urls: [URL?], frames: [FrameEvent], logPath: String, maxPixels: Int) throws -> (width: Int, height: Int)? {
         var seen = Set<String>()
+        var first: (width: Int, height: Int)?
         for (i, url) in urls.enumerated() {
             guard let url, seen.insert(url.path).inserted else { continue }
-            do { _ = try probeStill(url, maxPixels: maxPixels) } catch let e as InputError {
+            do {
+                let size = try probeStillUpright(url, maxPixels: maxPixels)
+                if first == nil { first = size }
+            } catch let e as InputError {
                 throw attributed(e, logPath: logPath, line: frames[i].line)
             }
         }
+        return first
     }
 
     /// `e` with "(still of LOG:LINE)" added to its message.

@@ -55,8 +55,8 @@ public struct FrameAnnotator: Sendable {
         self.init(camera: camera, layoutOptions: scaled, sizing: style, options: annotation, scale: style.scale)
     }
 
-    /// Annotations for POI hits of one frame (distance and bearing from `location`), nearest
-    /// first. A POI without altitude sits at the device's altitude.
+    /// Annotations for POI hits of one frame (distance and bearing from `location`), given
+    /// nearest first (as `POIDatabase.query` returns them). A POI without altitude sits at the device's altitude.
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose) -> [FrameAnnotation] {
         var none: LayoutMemory? = nil
         return annotate(hits: hits, location: location, pose: pose, memory: &none, time: 0)
@@ -65,7 +65,6 @@ public struct FrameAnnotator: Sendable {
     /// One frame of a sequence: `memory` keeps the layout calm from frame to frame.
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose,
                          memory: inout LayoutMemory?, time: Double) -> [FrameAnnotation] {
-        let hits = hits.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.poi.id < $1.poi.id }
         var device = location
         if device.altitude == nil { device.altitude = 0 }
         let plane = LocalTangentPlane(origin: device)
@@ -83,7 +82,7 @@ public struct FrameAnnotator: Sendable {
         var annotations = hits.indices.map { i in
             FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,
                             anchor: candidates[i].anchor, box: placed[i].box,
-                            stackLevel: placed[i].stackLevel, visible: placed[i].visible)
+                            stackLevel: placed[i].stackLevel, visible: placed[i].visible, detail: candidates[i].detail)
         }
         // Off-screen indicators for the nearest POIs whose anchor is not on the image.
         var given = 0

@@ -17,7 +17,7 @@ public enum ContactSheetWriter {
         let count = frames(total: total, every: n).count
         let limit = ContactSheetLayout.maxThumbnails
         if count > limit {
-            throw InputError(file: "command line", field: "--contact-sheet",
+            throw InputError(file: "contact sheet",
                              "every \(n) of \(total) frames makes \(count) thumbnails, over the limit of \(limit): use --contact-sheet \((total + limit - 1) / limit) or more")
         }
     }

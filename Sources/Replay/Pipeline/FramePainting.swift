@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+import Projection
 import Rendering
 
 /// The drawing of a frame: cards farthest first (so nearer cards sit on top), off-screen
@@ -8,7 +9,7 @@ func drawing(for record: FrameRecord, background: FrameBackground, overlay: Fram
     let cards = record.annotations.reversed().compactMap { a -> CardDrawing? in
         guard a.visible, let box = a.box else { return nil }
         return CardDrawing(box: box, anchor: a.anchor, name: a.poi.labelText,
-                           detail: cardDetail(for: a.poi, distance: a.distance, secondLine: overlay.secondLine),
+                           detail: a.detail,
                            category: a.poi.category)
     }
     let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
@@ -42,7 +43,30 @@ extension FrameOverlay {
     /// reaching as far as labels do (`--max-distance`, else `--radius`).
     public init(options: ReplayOptions, startUTC: Date?) {
         self.init(hud: options.overlay.hud, startUTC: startUTC,
-                  radarRange: options.overlay.radarRange ?? options.layout.maxDistance ?? options.radius,
-                  secondLine: options.annotation.secondLine)
+                  radarRange: options.overlay.radarRange ?? options.layout.maxDistance ?? options.radius)
     }
+}
+
+/// Sky and ground split at the horizon implied by the pose: the image of the horizontal plane
+/// through the camera, h(u, v) = 0 with h from `CameraProjection.horizonValue`.
+func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackground {
+    let projection = CameraProjection(camera: camera, pose: pose)
+    // h is linear in (u, v): h = a·u + b·v + c.
+    let c = projection.horizonValue(at: Point2(0, 0))
+    let a = projection.horizonValue(at: Point2(1, 0)) - c, b = projection.horizonValue(at: Point2(0, 1)) - c
+    let w = Double(camera.width), h = Double(camera.height)
+    let scale = max(abs(a) * w, abs(b) * h)
+    if scale < 1e-12 || abs(c) > 1e6 * scale {
+        return .synthetic(horizon: nil, skyAbove: c > 0)
+    }
+    let p1: Point2, p2: Point2
+    if abs(b) * h >= abs(a) * w {
+        p1 = Point2(0, -c / b); p2 = Point2(w, -(c + a * w) / b)
+    } else {
+        p1 = Point2(-c / a, 0); p2 = Point2(-(c + b * h) / a, h)
+    }
+    // Step from the line along the gradient of h: that side is sky.
+    let norm = (a * a + b * b).squareRoot()
+    let sky = Point2(p1.x + a / norm, p1.y + b / norm)
+    return .synthetic(horizon: p1, p2, skyPoint: sky)
 }

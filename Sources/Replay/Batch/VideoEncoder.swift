@@ -18,8 +18,8 @@ public struct VideoEncoder: Sendable {
                 return
             }
         }
-        throw InputError(file: "command line", field: "--video",
-                         "ffmpeg is not installed (no ffmpeg on PATH): install it (Debian/Ubuntu: apt-get install ffmpeg) or leave out --video; the frames are PNG files either way")
+        throw InputError(file: "ffmpeg",
+                         "not installed (no ffmpeg on PATH): install it (Debian/Ubuntu: apt-get install ffmpeg) or leave out --video; the frames are PNG files either way")
     }
 
     /// Frames per second of the video: the frames' mean rate over their times (a log's frame

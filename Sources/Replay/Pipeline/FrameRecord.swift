@@ -15,11 +15,14 @@ public struct FrameAnnotation: Sendable, Equatable {
     public var visible: Bool
     /// Set for the nearest POIs outside the view: the edge arrow pointing to them.
     public var offscreen: OffscreenIndicator?
+    /// The card's second line ("85 m", "85 m · Pohjoisesplanadi 19"), as laid out and drawn.
+    public var detail: String
 
     public init(poi: POI, distance: Double, bearing: Double, anchor: Point2?, box: Rect?, stackLevel: Int,
-                visible: Bool, offscreen: OffscreenIndicator? = nil) {
+                visible: Bool, offscreen: OffscreenIndicator? = nil, detail: String? = nil) {
         self.poi = poi; self.distance = distance; self.bearing = bearing; self.anchor = anchor; self.box = box
         self.stackLevel = stackLevel; self.visible = visible; self.offscreen = offscreen
+        self.detail = detail ?? formatDistance(distance)
     }
 }
 

@@ -18,18 +18,16 @@ public struct HUDParts: OptionSet, Sendable, Hashable {
     /// The names `--hud` takes, in drawing order.
     public static let names: [(String, HUDParts)] = [("compass", .compass), ("gps", .gps), ("radar", .radar)]
 
-    /// Parses "compass,gps,radar" (any order; "none" for nothing).
-    public static func parse(_ text: String) -> Result<HUDParts, InputError> {
+    /// Parses "compass,gps,radar" (any order; "none" for nothing); nil with the first word
+    /// that names no part.
+    public static func parse(_ text: String) -> (parts: HUDParts, unknown: String?) {
         var parts: HUDParts = []
         for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) {
             if word == "none" { continue }
-            guard let part = names.first(where: { $0.0 == word })?.1 else {
-                return .failure(InputError(file: "command line", field: "--hud",
-                                           "unknown HUD part \"\(word)\"; expected compass, gps, radar or none"))
-            }
+            guard let part = names.first(where: { $0.0 == word })?.1 else { return ([], word) }
             parts.insert(part)
         }
-        return .success(parts)
+        return (parts, nil)
     }
 }
 
@@ -105,15 +103,13 @@ public struct FrameOverlay: Sendable {
     public var startUTC: Date?
     /// Radar range, metres.
     public var radarRange: Double
-    public var secondLine: CardSecondLine
     /// Show the time beside the GPS accuracy (false for a single pose, which has no clock).
     public var clock: Bool
     /// The map frames show while the phone points at the ground; nil: always the camera view.
     public var flatMap: FlatPhoneMap?
 
-    public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, secondLine: CardSecondLine = .none,
-                clock: Bool = true) {
-        self.hud = hud; self.startUTC = startUTC; self.radarRange = radarRange; self.secondLine = secondLine
+    public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, clock: Bool = true) {
+        self.hud = hud; self.startUTC = startUTC; self.radarRange = radarRange
         self.clock = clock
     }
 

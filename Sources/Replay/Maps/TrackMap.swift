@@ -47,9 +47,6 @@ public enum TrackMap {
     /// Reads and fuses the log, then writes the map (atomically). Returns what it drew.
     @discardableResult
     public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
-        guard options.longestSide >= 64, options.longestSide <= 16_384 else {
-            throw InputError(file: "command line", field: "--size", "expected 64…16384 pixels")
-        }
         let logURL = URL(fileURLWithPath: options.logPath)
         let logFolder = logURL.deletingLastPathComponent()
         let reader = try openLogSource(path: options.logPath)

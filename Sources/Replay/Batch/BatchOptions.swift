@@ -29,19 +29,6 @@ public struct BatchOptions: Sendable {
         let h = max(1, Int((Double(camera.height) * scale).rounded()))
         return camera.scaled(toWidth: w, height: h)
     }
-
-    func validate() throws {
-        guard scale > 0, scale <= BatchOptions.maxScale, scale.isFinite else {
-            throw InputError(file: "command line", field: "--scale", "expected a factor in (0, \(Int(BatchOptions.maxScale))], got \(scale)")
-        }
-        if let n = contactSheetEvery, n < 1 {
-            throw InputError(file: "command line", field: "--contact-sheet", "expected every Nth frame with N ≥ 1, got \(n)")
-        }
-        if shard != nil, video || contactSheetEvery != nil {
-            throw InputError(file: "command line", field: "--shard",
-                             "a shard has only some of the frames: give --video and --contact-sheet to poiar merge")
-        }
-    }
 }
 
 /// `--shard I/N`: shard I (0-based, 0 ≤ I < N) of N. Frame k (1-based) belongs to shard

@@ -1,0 +1,120 @@
+import Dispatch
+import Foundation
+import POIARCore
+import Rendering
+
+/// What the rendering of every frame of one replay shares.
+struct RenderContext: Sendable {
+    /// The frames' one path (`FramePipeline.draw`).
+    var pipeline: FramePipeline
+    /// Frames drawn at once.
+    var threads: Int
+    var maxStillPixels: Int
+    var outDir: URL
+    var journal: RenderJournal
+    var pngCompressionLevel: Int
+    /// The log, named in a still's error with the line that asked for it.
+    var logPath: String
+    var tally: RenderTally
+}
+
+/// A frame to draw: its record, still and render-journal key.
+struct FrameJob: Sendable {
+    var record: FrameRecord
+    var still: URL?
+    var key: String
+}
+
+/// Renders `jobs` on `context.threads` threads, each PNG written atomically and noted in the
+/// journal; errors go to `work` (the earliest frame's kept).
+func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueue) {
+    guard !jobs.isEmpty else { return }
+    DispatchQueue.concurrentPerform(iterations: min(max(1, context.threads), jobs.count)) { _ in
+        while let i = work.next() {
+            do {
+                let record = jobs[i].record
+                try context.journal.willWrite(frame: record.index)
+                let image = try context.pipeline.draw(record) {
+                    guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
+                    do { return .still(try loadStill(url, maxPixels: context.maxStillPixels)) } catch let e as InputError {
+                        throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine)
+                    }
+                }
+                try writePNG(image, to: context.outDir.appendingPathComponent(record.image), compressionLevel: context.pngCompressionLevel)
+                try context.journal.didWrite(frame: record.index, key: jobs[i].key)
+                context.tally.add(rendered: true)
+            } catch {
+                work.fail(error, at: i)
+            }
+        }
+    }
+}
+
+/// One chunk's rendering: on its own thread with `threads` ≥ 2 (so the next chunk can be
+/// annotated meanwhile), else done before the initialiser returns.
+struct PendingRender {
+    private let group = DispatchGroup()
+    private let queue: RenderQueue
+
+    init(_ jobs: [FrameJob], _ context: RenderContext) {
+        let queue = RenderQueue(count: jobs.count)
+        self.queue = queue
+        let body: @Sendable () -> Void = { render(jobs, context, queue: queue) }
+        if context.threads >= 2 { DispatchQueue.global().async(group: group, execute: body) } else { body() }
+    }
+
+    /// Waits until the chunk is rendered; throws its earliest frame's error.
+    func wait() throws {
+        group.wait()
+        if let error = queue.error { throw error }
+    }
+}
+
+/// Frames handled so far (drawn, or kept by --resume), reported as they change.
+final class RenderTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts: RenderProgress
+    private let progress: (@Sendable (RenderProgress) -> Void)?
+
+    init(total: Int, progress: (@Sendable (RenderProgress) -> Void)?) {
+        counts = RenderProgress(handled: 0, rendered: 0, total: total)
+        self.progress = progress
+        progress?(counts)
+    }
+
+    func add(rendered: Bool) {
+        lock.lock(); defer { lock.unlock() }
+        counts.handled += 1
+        if rendered { counts.rendered += 1 }
+        progress?(counts)
+    }
+
+    var current: RenderProgress {
+        lock.lock(); defer { lock.unlock() }
+        return counts
+    }
+}
+
+/// Hands out frame indices to render workers and keeps the first error.
+final class RenderQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var nextIndex = 0
+    private let count: Int
+    private(set) var error: Error?
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard nextIndex < count, error == nil || nextIndex < errorIndex else { return nil }
+        defer { nextIndex += 1 }
+        return nextIndex
+    }
+
+    /// Keeps the error of the earliest frame, so the message does not depend on --jobs.
+    func fail(_ e: Error, at index: Int) {
+        lock.lock(); defer { lock.unlock() }
+        if error == nil || index < errorIndex { error = e; errorIndex = index }
+    }
+    private var errorIndex = Int.max
+}

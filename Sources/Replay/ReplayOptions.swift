@@ -1,0 +1,84 @@
+import Foundation
+import Fusion
+import POIARCore
+import Projection
+import SensorLog
+
+/// Everything `poiar replay` can be told.
+public struct ReplayOptions: Sendable {
+    public var logPath: String
+    /// Output folder; nil: `Output/<log name without extension>/`.
+    public var outputDir: String?
+    /// Categories to show; nil: all.
+    public var categories: [String]?
+    /// POI SOURCE; nil: the log's `# pois:` line.
+    public var poiSource: String?
+    /// Language code: POI names from their `name:<language>` tag when they have one.
+    public var language: String?
+    public var camera = CameraSetup()
+    /// Search radius around the device, metres (default 1500, the original app's).
+    public var radius = 1500.0
+    /// Frames per second for logs without frame rows.
+    public var fps = 2.0
+    public var jobs = 1
+    public var magnetic = false
+    /// Date for the magnetic model (`--date`); nil: the log's start_utc, else today.
+    public var date: Date?
+    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
+    public var causal = false
+    /// Where the attitude comes from (`--pose-source`).
+    public var poseSource = PoseSource.auto
+    /// Offline: changes the estimated attitudes before the frames get them (`FusionPass.refineAttitudes`).
+    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
+    public var fontPath: String?
+    public var boldFontPath: String?
+    public var pngCompressionLevel = 6
+    public var filterParams = ComplementaryFilterParams()
+    /// Label layout (`--max-visible`, distance offset, stack cap, max distance, calm-over-time
+    /// constants); lengths are at 720 px and scale with the image.
+    public var layout = LayoutOptions()
+    /// Refraction and off-screen indicators.
+    public var annotation = AnnotationOptions()
+    /// Keep labels calm from frame to frame (hysteresis and easing); off gives each frame the
+    /// plain stateless layout.
+    public var calm = true
+    /// What is drawn over the frames besides the cards (HUD, card second line), where the
+    /// stills are read from, and whether a map is written beside the frames.
+    public var overlay = OverlayOptions()
+    /// Output scale, video, contact sheet, resume and sharding (docs/batch.md).
+    public var batch = BatchOptions()
+    /// Where the device was for the whole recording (`--at`), instead of its GPS fixes: for
+    /// recordings without location, or to override it.
+    public var fixedPosition: GeoCoordinate?
+    /// Draw a map instead of the camera view while the phone points at the ground
+    /// (`FlatViewSwitch`; `--no-flat-map` turns it off).
+    public var flatMap = true
+
+    public init(logPath: String) { self.logPath = logPath }
+
+    /// `Output/<log name without .csv/.csv.gz>`.
+    public var resolvedOutputDir: URL {
+        if let outputDir { return URL(fileURLWithPath: outputDir) }
+        var name = URL(fileURLWithPath: logPath).lastPathComponent
+        for ext in [".zip", ".gz", ".csv"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
+        return URL(fileURLWithPath: "Output").appendingPathComponent(name)
+    }
+}
+
+public struct ReplaySummary: Sendable {
+    public var frames: Int
+    public var outputDir: URL
+    public var seconds: Double
+    public var north: NorthReference
+    public var rejectedFixes: Int
+    /// How calm the labels were (`--stats`).
+    public var stats: CalmStats.Summary
+    /// What the frames showed, and why those without a label had none.
+    public var outcomes: FrameOutcomes
+    /// Frames this process drew, and frames it left as they were (`--resume`).
+    public var rendered: Int
+    public var skipped: Int
+    /// The manifest written: `frames.jsonl`, or the shard's part.
+    public var manifestName: String
+}
+
