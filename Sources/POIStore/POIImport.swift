@@ -140,7 +140,7 @@ public enum POIImport {
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || lower.hasSuffix(".zip") {
             throw InputError(file: file, "zip archives are not supported; extract the POI file first")
         }
-        if data.starts(with: Array("SQLite format 3\0".utf8)) {
+        if data.starts(with: sqliteHeader) {
             throw InputError(file: file, "is an SQLite database, not a POI source to import")
         }
         // Skip a UTF-8 byte-order mark and leading white space.

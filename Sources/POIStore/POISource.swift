@@ -50,14 +50,16 @@ public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil,
     return try POIDatabase(path: cache.path, readOnly: true)
 }
 
-/// True when the file starts with the 16-byte SQLite header "SQLite format 3\0".
-func hasSQLiteHeader(_ url: URL) throws -> Bool {
+/// The 16 bytes every SQLite database file starts with.
+let sqliteHeader = Array("SQLite format 3\0".utf8)
+
+/// True when the file starts with the SQLite header (a poiar database, not a source to import).
+public func hasSQLiteHeader(_ url: URL) throws -> Bool {
     guard let handle = FileHandle(forReadingAtPath: url.path) else {
         throw InputError(file: url.path, "cannot read the file")
     }
     defer { try? handle.close() }
-    let head = handle.readData(ofLength: 16)
-    return head == Data("SQLite format 3\0".utf8)
+    return handle.readData(ofLength: sqliteHeader.count).elementsEqual(sqliteHeader)
 }
 
 /// "size=…;mtime=…;format=…": changes when the source file (or poiar's import rules) change.

@@ -17,11 +17,7 @@ struct MapCommand: ParsableCommand {
     @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
     var pois: String?
 
-    @Option(help: "Categories to show, comma-separated. Default: all.")
-    var filter: String?
-
-    @Option(help: "Language code: POI names from their name:<language> tag.")
-    var lang: String?
+    @OptionGroup var selection: POISelectionArguments
 
     @Option(help: "OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. Default: the POI source, when it is one.")
     var basemap: String?
@@ -35,11 +31,7 @@ struct MapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds between view cones.")
     var every: Double = 5
 
-    @Option(parsing: .unconditional, help: "Horizontal field of view for the cones, degrees. Default: the log's camera.")
-    var hfov: Double?
-
-    @Option(help: "Camera JSON for the cones' angle. Default: the log's `# camera:` line.")
-    var camera: String?
+    @OptionGroup(title: "The camera, for the cones' angle") var camera: CameraArguments
 
     @OptionGroup var fusion: FusionArguments
 
@@ -48,21 +40,19 @@ struct MapCommand: ParsableCommand {
         if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
         if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
         if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
-        if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
-        if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
     }
 
     func run() throws {
         try reportingErrors {
             var options = MapOptions(logPath: log, outputPath: out)
             options.poiSource = pois
-            options.categories = try filter.map { try POICategory.parseFilter($0) }
-            options.language = lang
+            options.categories = try selection.categories()
+            options.language = selection.language
             options.baseMapPath = basemap
             options.longestSide = size
             options.margin = margin
             options.coneInterval = every
-            options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov)
+            options.camera = camera.setup()
             options.magnetic = fusion.magnetic
             options.date = fusion.magneticModelDate
             options.causal = fusion.causal

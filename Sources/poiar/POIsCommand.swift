@@ -58,15 +58,11 @@ struct POIsCommand: ParsableCommand {
         var near: String
         @Option(parsing: .unconditional, help: "Radius, metres.")
         var radius: Double = 1500
-        @Option(help: "Categories, comma-separated (a POI matches when any of its categories does). Default: all.")
-        var filter: String?
+        @OptionGroup var selection: POISelectionArguments
         @Option(parsing: .unconditional, help: "At most this many results.")
         var limit: Int?
-        @Option(help: "Language code: names from the name:<lang> tag when a POI has one (e.g. sv).")
-        var lang: String?
 
         func validate() throws {
-            if let lang { _ = try parseLanguage(lang) }
             _ = try parseNear(near)
             if !(radius >= 0 && radius.isFinite) { throw ValidationError("--radius: expected metres ≥ 0, got \(radius)") }
             if let limit, limit < 0 { throw ValidationError("--limit: expected a count ≥ 0, got \(limit)") }
@@ -75,11 +71,11 @@ struct POIsCommand: ParsableCommand {
         func run() throws {
             try reportingErrors {
                 let center = try parseNear(near)
-                let categories = try filter.map { try POICategory.parseFilter($0) }
+                let categories = try selection.categories()
                 let database = try openPOISource(URL(fileURLWithPath: db), onImport: { printNotice("\(db): \($0)") },
                                                onNotice: { printNotice($0) })
                 let hits = try database.query(near: center, radius: radius, categories: categories, limit: limit,
-                                              language: try lang.map(parseLanguage))
+                                              language: selection.language)
                 print(POIQueryJSON.encode(hits))
             }
         }

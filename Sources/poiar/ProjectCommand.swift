@@ -35,10 +35,7 @@ struct ProjectCommand: ParsableCommand {
     @Option(help: "POI source: a poiar database or a file `pois import` reads.")
     var pois: String
 
-    @Option(help: "Categories to show, comma-separated. Default: all.")
-    var filter: String?
-    @Option(help: "Language code: POI names from their name:<lang> tag when they have one (e.g. sv).")
-    var lang: String?
+    @OptionGroup var selection: POISelectionArguments
     @Option(parsing: .unconditional, help: "Search radius, metres.")
     var radius: Double = 1500
     @Option(name: .customLong("max-visible"), parsing: .unconditional, help: "At most this many labels, nearest first.")
@@ -68,7 +65,6 @@ struct ProjectCommand: ParsableCommand {
         if still != nil && png == nil { throw ValidationError("--still needs --png") }
         if maxStillPixels < 1 { throw ValidationError("--max-still-pixels: expected a number of pixels ≥ 1, got \(maxStillPixels)") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
-        if let lang { _ = try parseLanguage(lang) }
         try layout.validate()
     }
 
@@ -102,7 +98,7 @@ struct ProjectCommand: ParsableCommand {
             let cam = try CameraSetup(cameraFile: camera, intrinsics: k, hfovDeg: hfov,
                                       size: size.map { try parseSize($0, option: "--size") })
                 .resolve(stillSize: stillImage.map { ($0.width, $0.height) })
-            let categories = try filter.map { try POICategory.parseFilter($0) }
+            let categories = try selection.categories()
             let db = try openPOISource(URL(fileURLWithPath: pois), onImport: { printNotice("\(pois): \($0)") },
                                        onNotice: { printNotice($0) })
             var layoutOptions = LayoutOptions(maxVisible: maxVisible)
@@ -116,7 +112,7 @@ struct ProjectCommand: ParsableCommand {
             // The frame as replay computes each of its own, on its own.
             let pipeline = try FramePipeline(camera: cam, layout: layoutOptions, annotation: annotationOptions, overlay: overlay,
                                              pois: POIQuery(database: db, radius: radius, categories: categories,
-                                                            language: try lang.map(parseLanguage)),
+                                                            language: selection.language),
                                              fontPath: font)
             var single = FrameSequence.single
             let record = try pipeline.annotate(index: 1, time: 0, logLine: nil, still: still,

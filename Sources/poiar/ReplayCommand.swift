@@ -11,8 +11,7 @@ struct ReplayCommand: ParsableCommand {
     @Argument(help: "Sensor logs (poiar-log/1, .csv or .csv.gz), phone recordings (Sensor Logger or phyphox export: folder or .zip), or folders of them.")
     var logs: [String]
 
-    @Option(help: "Categories to show, comma-separated (e.g. cafe,restaurant). Default: all.")
-    var filter: String?
+    @OptionGroup var selection: POISelectionArguments
 
     @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
     var pois: String?
@@ -22,11 +21,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Output folder. Default: Output/<log name>/. With several logs: OUT/<log name>/ for each.")
     var out: String?
 
-    @Option(parsing: .unconditional, help: "Horizontal field of view of a centred pinhole camera, degrees.")
-    var hfov: Double?
-
-    @Option(help: "Camera JSON (intrinsics, optional distortion). Default: the log's `# camera:` line.")
-    var camera: String?
+    @OptionGroup var camera: CameraArguments
 
     @Option(help: "Output size WIDTHxHEIGHT (intrinsics of a camera JSON scale with it).")
     var size: String?
@@ -72,8 +67,6 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         try fusion.validate()
-        if let hfov, !(hfov > 0 && hfov < 180) { throw ValidationError("--hfov: expected degrees in (0, 180), got \(hfov)") }
-        if hfov != nil && camera != nil { throw ValidationError("give --hfov or --camera, not both") }
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
         if maxVisible < 0 { throw ValidationError("--max-visible: expected a count ≥ 0, got \(maxVisible)") }
         if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps: expected frames per second in (0, 1000], got \(fps)") }
@@ -117,11 +110,11 @@ struct ReplayCommand: ParsableCommand {
     func replay(_ log: String, out: String?, label: String?) throws {
         var options = ReplayOptions(logPath: log)
         options.outputDir = out
-        options.categories = try filter.map { try POICategory.parseFilter($0) }
-        options.poiSource = try poiFetch.run(log: log, pois: pois, radius: radius,
+        options.categories = try selection.categories()
+        options.poiSource = try poiFetch.run(log: log, pois: pois, at: try fusion.fixedPosition(), radius: radius,
                                              categories: options.categories)
-        options.language = poiFetch.lang
-        options.camera = CameraSetup(cameraFile: camera, hfovDeg: hfov, size: try size.map { try parseSize($0, option: "--size") })
+        options.language = selection.language
+        options.camera = camera.setup(size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius
         options.fixedPosition = try fusion.fixedPosition()
         options.fps = fps

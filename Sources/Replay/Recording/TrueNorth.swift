@@ -74,31 +74,6 @@ public enum TrueNorth {
                               expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate)
     }
 
-    /// Whether any line's sensor field (between its first and second comma) is `gps`.
-    static func hasGPSRow(logPath: String) throws -> Bool {
-        let lines = try LineReader(path: logPath)
-        while let found = try lines.withNextLine({ isGPSRow($0) }) {
-            if found { return true }
-        }
-        return false
-    }
-
-    /// Whether the sensor field of a row's bytes (between its first and second comma,
-    /// spaces and tabs around it ignored) is `gps`.
-    @inline(__always)
-    static func isGPSRow(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Find the first comma, but give up quickly on data rows of other sensors: their
-        // sensor field starts right after the time.
-        var i = 0
-        while i < b.count && b[i] != 0x2C { i += 1 }
-        i += 1
-        while i < b.count && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
-        guard i + 3 <= b.count, b[i] == 0x67, b[i + 1] == 0x70, b[i + 2] == 0x73 else { return false }
-        i += 3
-        while i < b.count && (b[i] == 0x20 || b[i] == 0x09) { i += 1 }
-        return i < b.count && b[i] == 0x2C
-    }
-
     /// A `--date` value, YYYY-MM-DD, as midnight UTC; nil when malformed or not a real date.
     public static func parseDate(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -116,7 +91,7 @@ public enum TrueNorth {
     /// parsed), so a log without GPS is not parsed twice.
     public static func firstFix(logPath: String) throws -> GPSFix? {
         let reader = try openLogSource(path: logPath)
-        if reader is SensorLogReader, try !hasGPSRow(logPath: logPath) { return nil }
+        if reader is SensorLogReader, try !SensorLogReader.hasGPSRow(path: logPath) { return nil }
         while let r = try reader.nextRecord() {
             if case .gps(let fix) = r.sample, isUsable(fix) { return fix }
         }
