@@ -72,7 +72,10 @@ let package = Package(
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay", "poiar"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
+        // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion",
+                                                     "Geodesy", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

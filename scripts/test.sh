@@ -13,9 +13,10 @@ fi
 
 bash scripts/install-deps.sh
 
-swift build --build-tests
-# Everything the run writes to the temp folder (the tests' folders, poiar's caches for
-# read-only sources, SwiftPM's own scratch files) goes into one folder removed at the end.
+# Everything the build and the run write to the temp folder (the tests' folders, poiar's
+# caches for read-only sources, SwiftPM's and the compiler's scratch folders) goes into one
+# folder removed at the end.
 run_tmp="$(mktemp -d "${TMPDIR:-/tmp}/poiar-test-run.XXXXXX")"
 trap 'rm -rf "$run_tmp"' EXIT
+TMPDIR="$run_tmp" swift build --build-tests
 TMPDIR="$run_tmp" swift test "$@"

@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+@_exported import PoiarTestSupport
 @testable import Fusion
 
 let degPerRad = 180.0 / Double.pi
@@ -74,13 +75,6 @@ func simulate(_ filter: inout ComplementaryFilter, rate: Double, duration: Doubl
         previous = (t, q)
     }
 }
-
-/// The sample walk, found from this file's place in the tree (main/Tests/FusionTests/).
-let sampleLogs: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent()  // FusionTests
-    .deletingLastPathComponent()  // Tests
-    .deletingLastPathComponent()  // main
-    .appendingPathComponent("SampleLogs")
 
 /// A deterministic Gaussian source (SplitMix64 + Box–Muller), for sensor noise in tests.
 struct TestNoise {

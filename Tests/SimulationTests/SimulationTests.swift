@@ -8,8 +8,6 @@ import SensorLog
 import Testing
 @testable import Simulation
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// The sample walk's waypoints (SampleLogs/README.md).
 let esplanadi: [GeoCoordinate] = [
     (60.1678863, 24.9493217), (60.1678645, 24.9485086), (60.1678391, 24.9475584), (60.1678188, 24.9468011),

@@ -1,13 +1,11 @@
 import Foundation
-import POIARCore
-@_exported import PoiarTestSupport
 
-/// The package's root folder (Tests/ReplayTests/ → ../..).
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let sampleLogs = packageRoot.appendingPathComponent("SampleLogs")
+/// The package's root folder (Tests/TestSupport/ → ../..).
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let sampleLogs = packageRoot.appendingPathComponent("SampleLogs")
 
 /// The `poiar` executable built beside the test bundle.
-let poiarExecutable: URL = {
+public let poiarExecutable: URL = {
     let candidates = [
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("poiar"),
         Bundle.main.bundleURL.appendingPathComponent("poiar"),
@@ -17,23 +15,27 @@ let poiarExecutable: URL = {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates.last!
 }()
 
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+public struct RunResult {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
 }
 
-/// Runs `poiar` with arguments in `cwd`, capturing its output.
-func runPoiar(_ arguments: [String], cwd: URL = packageRoot) throws -> RunResult {
+/// Runs `poiar` with arguments in `cwd`, capturing its output. `environment` replaces the
+/// process's own (nil: this one's, with TMPDIR inside the test run's temporary root, so that
+/// poiar's own temporary files — a POI cache for a read-only source — are removed with it).
+public func runPoiar(_ arguments: [String], cwd: URL = packageRoot, environment: [String: String]? = nil) throws -> RunResult {
     let p = Process()
     p.executableURL = poiarExecutable
     p.arguments = arguments
     p.currentDirectoryURL = cwd
-    // poiar's own temporary files (a POI cache for a read-only source) go into the test
-    // run's temporary root too, which is removed when the run ends.
-    var environment = ProcessInfo.processInfo.environment
-    environment["TMPDIR"] = TestTemporaryRoot.url.path
-    p.environment = environment
+    if let environment {
+        p.environment = environment
+    } else {
+        var inherited = ProcessInfo.processInfo.environment
+        inherited["TMPDIR"] = TestTemporaryRoot.url.path
+        p.environment = inherited
+    }
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
@@ -52,7 +54,7 @@ func runPoiar(_ arguments: [String], cwd: URL = packageRoot) throws -> RunResult
 
 
 /// Copies the sample walk's side files (camera, POIs) into `dir` and writes `log` there.
-func writeLog(_ log: String, named name: String = "log.csv", in dir: URL) throws -> URL {
+public func writeLog(_ log: String, named name: String = "log.csv", in dir: URL) throws -> URL {
     for f in ["walk.camera.json", "helsinki-esplanadi.osm"] {
         let dst = dir.appendingPathComponent(f)
         if !FileManager.default.fileExists(atPath: dst.path) {
@@ -65,7 +67,7 @@ func writeLog(_ log: String, named name: String = "log.csv", in dir: URL) throws
 }
 
 /// The first `seconds` of the sample walk (header, metadata and rows with time < seconds).
-func walkPrefix(seconds: Double) throws -> String {
+public func walkPrefix(seconds: Double) throws -> String {
     let text = try String(contentsOf: sampleLogs.appendingPathComponent("walk.csv"), encoding: .utf8)
     var lines: [Substring] = []
     for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -77,7 +79,7 @@ func walkPrefix(seconds: Double) throws -> String {
 }
 
 /// Width and height from a PNG's IHDR.
-func pngSize(_ url: URL) throws -> (Int, Int)? {
+public func pngSize(_ url: URL) throws -> (Int, Int)? {
     let d = try Data(contentsOf: url)
     guard d.count > 24, d.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
     func be32(_ o: Int) -> Int { d[o..<o + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -85,11 +87,11 @@ func pngSize(_ url: URL) throws -> (Int, Int)? {
 }
 
 /// Files in `dir` that look half-written (temporary names).
-func leftoverTemporaries(in dir: URL) -> [String] {
+public func leftoverTemporaries(in dir: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }
 }
 
-func jsonLines(_ url: URL) throws -> [[String: Any]] {
+public func jsonLines(_ url: URL) throws -> [[String: Any]] {
     try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
         try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
     }

@@ -336,19 +336,3 @@ import Rendering
 /// ffmpeg on this machine's PATH, if any.
 let ffmpegPath: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
     .map { "\($0)/ffmpeg" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-
-/// `runPoiar` with environment variables replaced.
-func runPoiar(_ arguments: [String], environment: [String: String]) throws -> RunResult {
-    let p = Process()
-    p.executableURL = poiarExecutable
-    p.arguments = arguments
-    p.currentDirectoryURL = packageRoot
-    p.environment = environment
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return RunResult(status: p.terminationStatus, stdout: "", stderr: String(decoding: data, as: UTF8.self))
-}
