@@ -82,11 +82,9 @@ func cacheURL(for source: URL) -> URL {
     let name = source.lastPathComponent + ".poiar.sqlite"
     if isWritableFolder(folder) { return folder.appendingPathComponent(name) }
     // FNV-1a (64-bit) of the absolute path keeps caches of same-named sources apart.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in source.standardizedFileURL.path.utf8 {
-        hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-    let hex = String(hash, radix: 16)
+    var hash = FNV1a64()
+    hash.add(source.standardizedFileURL.path)
+    let hex = String(hash.value, radix: 16)
     return FileManager.default.temporaryDirectory.appendingPathComponent("poiar-cache")
         .appendingPathComponent("\(source.lastPathComponent)-\(hex).poiar.sqlite")
 }

@@ -78,26 +78,6 @@ public struct ShardSpec: Sendable, Equatable, Hashable, CustomStringConvertible 
     }
 }
 
-/// FNV-1a, 64 bits (Fowler, Noll & Vo): a fast hash of text for the render journal and the
-/// shards' fingerprint. Not cryptographic: it tells runs apart, it does not defend against
-/// anyone.
-struct FNV1a64 {
-    private(set) var value: UInt64 = 0xCBF2_9CE4_8422_2325
-    mutating func add(_ s: String) {
-        for b in s.utf8 { value = (value ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-    }
-    mutating func add(_ n: Int) { add(String(n)); add("\n") }
-    var hex: String {
-        let s = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - s.count) + s
-    }
-    static func hex(_ parts: String...) -> String {
-        var h = FNV1a64()
-        for p in parts { h.add(p); h.add("\u{1F}") }
-        return h.hex
-    }
-}
-
 extension ReplaySummary {
     /// The closing line of `poiar replay`: "wrote 446 frames and frames.jsonl to DIR in 9.81 s".
     public var report: String {
