@@ -9,22 +9,9 @@ let sharedOSMData: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent()        // Tests
     .appendingPathComponent("Fixtures/osm")
 
-/// A fresh, empty folder for one test; removed by `cleanUp`.
-func makeTemporaryFolder() throws -> URL {
-    try makeTempDir("poistore-tests")
-}
-
-func cleanUp(_ folder: URL) {
-    try? FileManager.default.removeItem(at: folder)
-}
-
 /// Writes `text` to `name` in `folder` and returns its URL.
 @discardableResult
-func write(_ text: String, to name: String, in folder: URL) throws -> URL {
-    let url = folder.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url
-}
+func write(_ text: String, to name: String, in folder: URL) throws -> URL { try writeFile(text, to: name, in: folder) }
 
 /// A minimal POI for store tests.
 func makePOI(_ id: String, _ category: String = "cafe", lat: Double, lon: Double, name: String? = nil) -> POI {

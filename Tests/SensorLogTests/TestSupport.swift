@@ -4,22 +4,9 @@ import POIARCore
 import Testing
 @testable import SensorLog
 
-/// A fresh, empty folder for one test; removed by `cleanUp`.
-func makeTemporaryFolder() throws -> URL {
-    try makeTempDir("sensorlog-tests")
-}
-
-func cleanUp(_ folder: URL) {
-    try? FileManager.default.removeItem(at: folder)
-}
-
 /// Writes `text` to `name` in `folder` and returns its path.
 @discardableResult
-func write(_ text: String, to name: String, in folder: URL) throws -> String {
-    let url = folder.appendingPathComponent(name)
-    try Data(text.utf8).write(to: url)
-    return url.path
-}
+func write(_ text: String, to name: String, in folder: URL) throws -> String { try writeFile(text, to: name, in: folder).path }
 
 /// Writes raw bytes to `name` in `folder` and returns its path.
 @discardableResult

@@ -25,3 +25,20 @@ public func makeTempDir(_ name: String = "poiar-test") throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// A fresh, empty folder for one test (`makeTempDir`); `cleanUp` removes it, and the run's
+/// root goes at exit whatever happens.
+public func makeTemporaryFolder() throws -> URL { try makeTempDir() }
+
+/// Removes a test's folder.
+public func cleanUp(_ folder: URL) {
+    try? FileManager.default.removeItem(at: folder)
+}
+
+/// Writes `text` to `name` in `folder` and returns its URL.
+@discardableResult
+public func writeFile(_ text: String, to name: String, in folder: URL) throws -> URL {
+    let url = folder.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url
+}
