@@ -43,12 +43,13 @@ let package = Package(
         .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "SensorLog", "CZlib"],
                 // As SensorLog's: the per-row state of the streams lives in classes.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
+        // Geodesy: the GPS course (geodesic azimuth between fixes) the heading is aligned with.
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [
             "POIARCore", "Geodesy", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
-        .target(name: "Projection", dependencies: ["POIARCore", "Geodesy"]),
+        .target(name: "Projection", dependencies: ["POIARCore"]),
         .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CDeflate", "CJPEG", "CCairo"]),
         .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
@@ -70,7 +71,7 @@ let package = Package(
         .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
         .testTarget(name: "FusionTests", dependencies: ["PoiarTestSupport", "Fusion", "SensorLog"]),
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),
-        .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection"]),
+        .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.

@@ -151,12 +151,6 @@ struct Matrix9: Sendable, Equatable {
     @inline(__always) func transposeTimes(_ v: Vector3) -> Vector3 {
         Vector3(a00 * v.x + a10 * v.y + a20 * v.z, a01 * v.x + a11 * v.y + a21 * v.z, a02 * v.x + a12 * v.y + a22 * v.z)
     }
-    /// self += k · (m − self), element by element.
-    @inline(__always) mutating func approach(_ m: Matrix9, _ k: Double) {
-        a00 += k * (m.a00 - a00); a01 += k * (m.a01 - a01); a02 += k * (m.a02 - a02)
-        a10 += k * (m.a10 - a10); a11 += k * (m.a11 - a11); a12 += k * (m.a12 - a12)
-        a20 += k * (m.a20 - a20); a21 += k * (m.a21 - a21); a22 += k * (m.a22 - a22)
-    }
     /// self += k · m.
     @inline(__always) mutating func add(_ m: Matrix9, _ k: Double) {
         a00 += k * m.a00; a01 += k * m.a01; a02 += k * m.a02

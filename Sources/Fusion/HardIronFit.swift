@@ -110,7 +110,6 @@ struct HardIronFit: Sendable, Equatable {
     }
 
     static func smallestEigenvalue(_ a: SymmetricMatrix3) -> Double { eigenvalues(a).0 }
-    static func middleEigenvalue(_ a: SymmetricMatrix3) -> Double { eigenvalues(a).1 }
 
     /// Solves A·x = v for a symmetric positive definite 3×3 A (Cramer's rule); nil if singular.
     static func solveSymmetric(_ a: SymmetricMatrix3, _ v: Vector3) -> Vector3? {

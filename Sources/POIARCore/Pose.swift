@@ -58,13 +58,6 @@ public struct Pose: Equatable, Sendable {
     }
 }
 
-/// A pose at a time (seconds on the log's clock).
-public struct TimedPose: Equatable, Sendable {
-    public var time: Double
-    public var pose: Pose
-    public init(time: Double, pose: Pose) { self.time = time; self.pose = pose }
-}
-
 extension Pose {
     /// The direction the user faces, degrees clockwise from north (0..<360): the azimuth of
     /// f_h + sin²(p)·û_h, where f_h is the horizontal part of the back camera's optical axis

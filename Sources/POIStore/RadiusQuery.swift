@@ -50,23 +50,6 @@ extension SearchBox {
     }
 }
 
-extension SearchBox {
-    /// A lower bound of the geodesic distance (m) between two points: the great-circle angle
-    /// between them times the smallest radius of curvature (see `minimumRadiusOfCurvature`).
-    /// Cheap (haversine), so candidates of the box outside the circle skip Vincenty.
-    @inline(__always)
-    static func distanceLowerBound(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let p1 = radians(lat1), p2 = radians(lat2)
-        let dp = p2 - p1, dl = radians(lon2 - lon1)
-        let sp = sin(dp / 2), sl = sin(dl / 2)
-        let h = sp * sp + cos(p1) * cos(p2) * sl * sl
-        return 2 * asin(min(1, h.squareRoot())) * lowerBoundRadius
-    }
-
-    /// M_min shrunk by 10⁻⁹ against rounding, so the bound stays a bound.
-    static let lowerBoundRadius = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared) * (1 - 1e-9)
-}
-
 extension POIDatabase {
     /// The POIs within `radius` metres (geodesic, WGS84) of `center`, nearest first (ties —
     /// distances equal to 1 µm — by id), each with its distance and initial bearing from `center`.
