@@ -304,168 +304,7 @@ public final class POIDatabase: Sendable {
         }
     }
 
-    // MARK: Writing
-
-    /// Inserts the POIs, or replaces those whose id is already stored (keeping their row and
-    /// moving their index entries), all in one transaction: on error nothing is changed. An id
-    /// given twice is stored once, as its last occurrence.
-    /// - Parameter source: where they came from (stored in `poi.source`), e.g. a file name.
-    /// - Returns: how many ids were new and how many replaced existing rows.
-    @discardableResult
-    public func upsert(_ pois: [POI], source: String) throws -> (inserted: Int, updated: Int) {
-        try upsert(pois, source: source, idsAreUnique: false)
-    }
-
-    func upsert(_ pois: [POI], source: String, idsAreUnique: Bool) throws -> (inserted: Int, updated: Int) {
-        try write { db in try Self.upsert(pois, source: source, db, path: path, idsAreUnique: idsAreUnique) }
-    }
-
-    /// `upsert`'s work, inside the caller's transaction. With `idsAreUnique` the caller
-    /// promises that no id is given twice.
-    static func upsert(_ pois: [POI], source: String, _ db: Database, path: String,
-                       idsAreUnique: Bool = false) throws -> (inserted: Int, updated: Int) {
-        if let bad = pois.first(where: { !$0.coordinate.isValid }) {
-            throw InputError(file: path, field: bad.id, "invalid coordinate \(bad.coordinate)")
-        }
-        if let bad = pois.first(where: { $0.categories.contains(where: \.isEmpty) }) {
-            throw InputError(file: path, field: bad.id, "empty category")
-        }
-        // The index of each id's last occurrence (nil: every id occurs once).
-        var last: [String: Int]?
-        if !idsAreUnique {
-            var map: [String: Int] = [:]
-            map.reserveCapacity(pois.count)
-            for (i, poi) in pois.enumerated() { map[poi.id] = i }
-            if map.count < pois.count { last = map }
-        }
-        // Into an empty table every row is new: no need to look each id up, and the id index is
-        // made once at the end (a sort) rather than grown row by row.
-        let wasEmpty = try Int.fetchOne(db, sql: "SELECT NOT EXISTS (SELECT 1 FROM poi)") == 1
-        let rebuildIDIndex = wasEmpty && pois.count >= 10_000
-        if rebuildIDIndex { try db.execute(sql: "DROP INDEX poi_id") }
-        var codes = try Self.categoryCodes(db)
-        let addCategory = try RawStatement(db, "INSERT INTO category (name) VALUES (?)")
-        let findRow = try RawStatement(db, "SELECT rid, categories, lat, lon FROM poi WHERE id = ?")
-        let insertRow = try RawStatement(db, """
-            INSERT INTO poi (name, category, categories, lat, lon, alt, address, phone, website,
-                             opening_hours, tags, source, id)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let updateRow = try RawStatement(db, """
-            UPDATE poi SET name = ?, category = ?, categories = ?, lat = ?, lon = ?, alt = ?,
-                           address = ?, phone = ?, website = ?, opening_hours = ?, tags = ?,
-                           source = ?
-            WHERE rid = ?
-            """)
-        let deleteEntry = try RawStatement(db, "DELETE FROM poi_cell WHERE cat = ? AND cell = ? AND rid = ?")
-        var inserted = 0, updated = 0
-        var entries: [IndexEntry] = []
-        entries.reserveCapacity(pois.count * 2 + 16)
-        var poiCodes: [Int64] = []
-        // New rows are inserted in Hilbert order, so row ids (and pages) of nearby POIs are
-        // close: the query's row lookups then hit few pages.
-        var keyed = pois.indices.map { i in
-            (key: CellKey.key(latitude: pois[i].coordinate.latitude, longitude: pois[i].coordinate.longitude), index: i)
-        }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        let order = keyed.map(\.index)
-        keyed = []
-        for i in order where last == nil || last![pois[i].id] == i {
-            let poi = pois[i]
-            poiCodes.removeAll(keepingCapacity: true)
-            for name in poi.categories {
-                if let code = codes[name] {
-                    poiCodes.append(code)
-                } else {
-                    addCategory.bind(1, name)
-                    try addCategory.run()
-                    codes[name] = db.lastInsertedRowID
-                    poiCodes.append(db.lastInsertedRowID)
-                }
-            }
-            var existing: (rid: Int64, categories: String, lat: Double, lon: Double)?
-            if !wasEmpty {
-                findRow.bind(1, poi.id)
-                if try findRow.step() {
-                    existing = (findRow.int64(0), findRow.text(1) ?? "", findRow.double(2), findRow.double(3))
-                }
-                findRow.reset()
-            }
-            let statement = existing == nil ? insertRow : updateRow
-            let c = poi.coordinate
-            statement.bind(1, poi.name)
-            statement.bind(2, poi.category)
-            statement.bind(3, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","))
-            statement.bind(4, c.latitude)
-            statement.bind(5, c.longitude)
-            statement.bind(6, c.altitude)
-            statement.bind(7, poi.address)
-            statement.bind(8, poi.phone)
-            statement.bind(9, poi.website)
-            statement.bind(10, poi.openingHours)
-            statement.bind(11, TagCodec.encode(poi.tags))
-            statement.bind(12, source)
-            let rid: Int64
-            if let old = existing {
-                rid = old.rid
-                // Remove the old index entries (keyed by the old position and categories).
-                let oldCell = CellKey.key(latitude: old.lat, longitude: old.lon)
-                for code in old.categories.split(separator: ",").compactMap({ codes[String($0)] }) {
-                    deleteEntry.bind(1, code)
-                    deleteEntry.bind(2, oldCell)
-                    deleteEntry.bind(3, rid)
-                    try deleteEntry.run()
-                }
-                updateRow.bind(13, rid)
-                try updateRow.run()
-                updated += 1
-            } else {
-                insertRow.bind(13, poi.id)
-                try insertRow.run()
-                rid = insertRow.lastInsertedRowID
-                inserted += 1
-            }
-            IndexEntry.append(rid: rid, codes: poiCodes, lat: c.latitude, lon: c.longitude, to: &entries)
-        }
-        if rebuildIDIndex { try db.execute(sql: "CREATE UNIQUE INDEX poi_id ON poi(id)") }
-        try Self.insertIndexEntries(entries, db)
-        return (inserted, updated)
-    }
-
-    /// One row of `poi_cell`.
-    struct IndexEntry {
-        var cat: Int64, cell: Int64, rid: Int64, x: Double, y: Double, z: Double
-
-        /// The entries of one POI: one per category code.
-        static func entries(rid: Int64, codes: [Int64], lat: Double, lon: Double) -> [IndexEntry] {
-            var entries: [IndexEntry] = []
-            append(rid: rid, codes: codes, lat: lat, lon: lon, to: &entries)
-            return entries
-        }
-
-        static func append(rid: Int64, codes: [Int64], lat: Double, lon: Double, to entries: inout [IndexEntry]) {
-            let cell = CellKey.key(latitude: lat, longitude: lon)
-            let (x, y, z) = ChordGeodesic.ecef(latitude: lat, longitude: lon)
-            for code in codes { entries.append(IndexEntry(cat: code, cell: cell, rid: rid, x: x, y: y, z: z)) }
-        }
-    }
-
-    /// Inserts index entries in key order (B-tree appends instead of scattered inserts).
-    static func insertIndexEntries(_ entries: [IndexEntry], _ db: Database) throws {
-        let sorted = entries.sorted { a, b in
-            a.cat != b.cat ? a.cat < b.cat : a.cell != b.cell ? a.cell < b.cell : a.rid < b.rid
-        }
-        let insert = try RawStatement(db, "INSERT OR REPLACE INTO poi_cell (cat, cell, rid, x, y, z) VALUES (?, ?, ?, ?, ?, ?)")
-        for e in sorted {
-            insert.bind(1, e.cat)
-            insert.bind(2, e.cell)
-            insert.bind(3, e.rid)
-            insert.bind(4, e.x)
-            insert.bind(5, e.y)
-            insert.bind(6, e.z)
-            try insert.run()
-        }
-    }
+    // MARK: Reading
 
     /// Category name → code, as stored.
     static func categoryCodes(_ db: Database) throws -> [String: Int64] {
@@ -474,19 +313,17 @@ public final class POIDatabase: Sendable {
         return codes
     }
 
-    // MARK: Reading
-
     /// The POI with this id, or nil.
     public func poi(id: String) throws -> POI? {
         try read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.poiColumns) FROM poi WHERE id = ?", arguments: [id]).map(Self.poi(from:))
+            try Self.fetchPOIs(db, sql: "SELECT \(Self.poiColumns) FROM poi WHERE id = ?") { $0.bind(1, id) }.first
         }
     }
 
     /// Every stored POI, sorted by id.
     public func allPOIs() throws -> [POI] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.poiColumns) FROM poi ORDER BY id").map(Self.poi(from:))
+            try Self.fetchPOIs(db, sql: "SELECT \(Self.poiColumns) FROM poi ORDER BY id")
         }
     }
 
@@ -519,7 +356,7 @@ public final class POIDatabase: Sendable {
     /// The columns `poi(from:)` reads, in order.
     static let poiColumns = "id, name, category, categories, lat, lon, alt, address, phone, website, opening_hours, tags"
 
-    /// Builds a POI from a row of `poiColumns` read through the C API.
+    /// Builds a POI from a row of `poiColumns` (every read of a POI comes through here).
     static func poi(from row: RawStatement) -> POI {
         let category = row.text(2) ?? ""
         let list = row.text(3) ?? category
@@ -531,43 +368,13 @@ public final class POIDatabase: Sendable {
                    openingHours: row.text(10), tags: TagCodec.decode(row.text(11)), categories: categories)
     }
 
-    /// The prepared statements of `query`, made once per connection.
-    struct QueryStatements {
-        var scan: RawStatement
-        var fetch: RawStatement
-        var dataVersion: RawStatement
-    }
-
-    /// The POIs `query` read, by row id, so that the next query around the same place (the
-    /// next frame of a replay) does not read and decode them again. At most `capacity`
-    /// entries (then it starts afresh); emptied by every write through this object, and when
-    /// SQLite's `data_version` says another connection changed the file.
-    struct RowCache {
-        static let capacity = 65_536
-        var enabled = true
-        private var pois: [Int64: POI] = [:]
-        private var dataVersion: Int64 = -1
-
-        /// Category name → code, as stored.
-        var categoryCodes: [String: Int64]?
-
-        mutating func removeAll() { pois.removeAll(keepingCapacity: true); categoryCodes = nil }
-
-        /// Forgets the POIs only (for timing cold reads).
-        mutating func removePOIs() { pois.removeAll(keepingCapacity: true) }
-
-        /// Empties the cache if the file changed since `dataVersion` was last seen.
-        mutating func validate(dataVersion version: Int64) {
-            if version != dataVersion { removeAll(); dataVersion = version }
-        }
-
-        subscript(rid: Int64) -> POI? { enabled ? pois[rid] : nil }
-
-        mutating func insert(_ poi: POI, rid: Int64) {
-            guard enabled else { return }
-            if pois.count >= Self.capacity { pois.removeAll(keepingCapacity: true) }
-            pois[rid] = poi
-        }
+    /// The POIs of `sql`, a query of `poiColumns` whose parameters `bind` sets.
+    static func fetchPOIs(_ db: Database, sql: String, bind: (RawStatement) -> Void = { _ in }) throws -> [POI] {
+        let statement = try RawStatement(db, sql)
+        bind(statement)
+        var pois: [POI] = []
+        while try statement.step() { pois.append(poi(from: statement)) }
+        return pois
     }
 
     func queryStatements(_ db: Database) throws -> QueryStatements {
@@ -580,16 +387,6 @@ public final class POIDatabase: Sendable {
             dataVersion: try RawStatement(db, "PRAGMA data_version"))
         cachedQueryStatements = made
         return made
-    }
-
-    /// Builds a POI from a row of `poiColumns`.
-    static func poi(from row: Row) -> POI {
-        let category: String = row[2]
-        let categories = (row[3] as String?).map { $0.split(separator: ",").map(String.init) } ?? []
-        return POI(id: row[0], name: row[1], category: category,
-                   coordinate: GeoCoordinate(latitude: row[4], longitude: row[5], altitude: row[6]),
-                   address: row[7], phone: row[8], website: row[9],
-                   openingHours: row[10], tags: TagCodec.decode(row[11]), categories: categories)
     }
 
     // MARK: Helpers

@@ -177,10 +177,12 @@ public enum QueryBenchmark {
                 }
                 var seen = Set<Int64>()
                 found = found.filter { seen.insert($0.rid).inserted }
-                let fetch = try db.cachedStatement(sql: "SELECT \(POIDatabase.poiColumns) FROM src.poi WHERE rid = ?")
+                let fetch = try RawStatement(db, "SELECT \(POIDatabase.poiColumns) FROM src.poi WHERE rid = ?")
                 var hits = try found.compactMap { f -> POIHit? in
-                    guard let row = try Row.fetchOne(fetch, arguments: [f.rid]) else { return nil }
-                    return POIHit(poi: POIDatabase.poi(from: row), distance: f.distance, bearing: f.bearing)
+                    fetch.bind(1, f.rid)
+                    defer { fetch.reset() }
+                    guard try fetch.step() else { return nil }
+                    return POIHit(poi: POIDatabase.poi(from: fetch), distance: f.distance, bearing: f.bearing)
                 }
                 hits.sort { ($0.distance, $0.poi.id) < ($1.distance, $1.poi.id) }
                 return hits

@@ -169,6 +169,47 @@ extension POIDatabase {
     }
 }
 
+extension POIDatabase {
+    /// The prepared statements of `query`, made once per connection.
+    struct QueryStatements {
+        var scan: RawStatement
+        var fetch: RawStatement
+        var dataVersion: RawStatement
+    }
+
+    /// The POIs `query` read, by row id, so that the next query around the same place (the
+    /// next frame of a replay) does not read and decode them again. At most `capacity`
+    /// entries (then it starts afresh); emptied by every write through this object, and when
+    /// SQLite's `data_version` says another connection changed the file.
+    struct RowCache {
+        static let capacity = 65_536
+        var enabled = true
+        private var pois: [Int64: POI] = [:]
+        private var dataVersion: Int64 = -1
+
+        /// Category name → code, as stored.
+        var categoryCodes: [String: Int64]?
+
+        mutating func removeAll() { pois.removeAll(keepingCapacity: true); categoryCodes = nil }
+
+        /// Forgets the POIs only (for timing cold reads).
+        mutating func removePOIs() { pois.removeAll(keepingCapacity: true) }
+
+        /// Empties the cache if the file changed since `dataVersion` was last seen.
+        mutating func validate(dataVersion version: Int64) {
+            if version != dataVersion { removeAll(); dataVersion = version }
+        }
+
+        subscript(rid: Int64) -> POI? { enabled ? pois[rid] : nil }
+
+        mutating func insert(_ poi: POI, rid: Int64) {
+            guard enabled else { return }
+            if pois.count >= Self.capacity { pois.removeAll(keepingCapacity: true) }
+            pois[rid] = poi
+        }
+    }
+}
+
 extension POI {
     /// The POI with its `name:<language>` tag (e.g. `name:sv`) as its name, when it has one.
     public func localized(to language: String) -> POI {

@@ -3,7 +3,8 @@ import GRDBSQLite
 
 /// A prepared SQLite statement used through the C API, for the two hot paths — bulk imports and
 /// the radius query's index scan — where GRDB's per-call argument and row boxing cost more than
-/// SQLite's own work. Used only inside a GRDB access block on the same connection.
+/// SQLite's own work; and for every read of POI rows, so that a row becomes a `POI` in one
+/// place (`POIDatabase.poi(from:)`). Used only inside a GRDB access block on the same connection.
 final class RawStatement {
     private let handle: OpaquePointer
     private let connection: OpaquePointer
