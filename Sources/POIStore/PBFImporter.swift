@@ -252,11 +252,11 @@ public enum PBFImporter {
         var keys: [UInt64] = [], values: [UInt64] = []
         while let (field, wire) = try r.nextField() {
             switch (field, wire) {
-            case (1, .varint): id = zigzag(try r.varint())
+            case (1, .varint): id = ProtoReader.zigzag(try r.varint())
             case (2, _): try r.repeatedVarints(wire, into: &keys)
             case (3, _): try r.repeatedVarints(wire, into: &values)
-            case (8, .varint): lat = zigzag(try r.varint())
-            case (9, .varint): lon = zigzag(try r.varint())
+            case (8, .varint): lat = ProtoReader.zigzag(try r.varint())
+            case (9, .varint): lon = ProtoReader.zigzag(try r.varint())
             default: try r.skip(wire)
             }
         }
@@ -284,7 +284,7 @@ public enum PBFImporter {
         var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
         var kv = 0
         for i in ids.indices {
-            id &+= zigzag(ids[i]); lat &+= zigzag(lats[i]); lon &+= zigzag(lons[i])
+            id &+= ProtoReader.zigzag(ids[i]); lat &+= ProtoReader.zigzag(lats[i]); lon &+= ProtoReader.zigzag(lons[i])
             var tags: [String: String] = [:]
             if !keysVals.isEmpty {
                 while true {
@@ -319,13 +319,13 @@ public enum PBFImporter {
         var nodeRefs: [Int64] = []
         nodeRefs.reserveCapacity(refs.count)
         var ref: Int64 = 0
-        for delta in refs { ref &+= zigzag(delta); nodeRefs.append(ref) }
+        for delta in refs { ref &+= ProtoReader.zigzag(delta); nodeRefs.append(ref) }
         // Optional inline locations (the LocationsOnWays feature).
         var geometry: [GeoCoordinate]?
         if !lats.isEmpty, lats.count == refs.count, lons.count == refs.count {
             var lat: Int64 = 0, lon: Int64 = 0
             geometry = try zip(lats, lons).map { (dLat, dLon) throws(ProtoError) in
-                lat &+= zigzag(dLat); lon &+= zigzag(dLon)
+                lat &+= ProtoReader.zigzag(dLat); lon &+= ProtoReader.zigzag(dLon)
                 return try block.coordinate(lat: lat, lon: lon, id: id)
             }
         }
@@ -357,7 +357,7 @@ public enum PBFImporter {
         var members: [OSMElementCollector.Member] = []
         var ref: Int64 = 0
         for i in memids.indices {
-            ref &+= zigzag(memids[i])
+            ref &+= ProtoReader.zigzag(memids[i])
             let type: String
             switch types[i] {
             case 0: type = "node"
@@ -368,90 +368,5 @@ public enum PBFImporter {
             members.append(.init(type: type, ref: ref, role: try block.string(Int64(truncatingIfNeeded: roles[i]))))
         }
         collector.addRelation(id: id, members: members, tags: tags)
-    }
-
-    @inline(__always) static func zigzag(_ v: UInt64) -> Int64 {
-        Int64(bitPattern: v >> 1) ^ -Int64(bitPattern: v & 1)
-    }
-}
-
-/// A protobuf decoding problem (the caller adds the file and blob).
-struct ProtoError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// A minimal protobuf wire-format reader over a byte buffer that outlives it.
-struct ProtoReader {
-    enum WireType: UInt64 { case varint = 0, fixed64 = 1, lengthDelimited = 2, startGroup = 3, endGroup = 4, fixed32 = 5 }
-
-    private let base: UnsafeRawBufferPointer
-    private var position = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) { base = bytes }
-
-    /// The next field's number and wire type, or nil at the end.
-    mutating func nextField() throws(ProtoError) -> (Int, WireType)? {
-        guard position < base.count else { return nil }
-        let key = try varint()
-        guard let wire = WireType(rawValue: key & 7) else {
-            throw ProtoError("invalid wire type \(key & 7) at byte \(position)")
-        }
-        let field = Int(truncatingIfNeeded: key >> 3)
-        guard field > 0 else { throw ProtoError("invalid field number 0 at byte \(position)") }
-        return (field, wire)
-    }
-
-    @inline(__always)
-    mutating func varint() throws(ProtoError) -> UInt64 {
-        var result: UInt64 = 0
-        var shift: UInt64 = 0
-        while position < base.count {
-            let byte = base[position]
-            position += 1
-            result |= UInt64(byte & 0x7F) << shift
-            if byte & 0x80 == 0 { return result }
-            shift += 7
-            if shift >= 64 { throw ProtoError("varint longer than 10 bytes at byte \(position)") }
-        }
-        throw ProtoError("truncated varint at byte \(position)")
-    }
-
-    mutating func bytes() throws(ProtoError) -> UnsafeRawBufferPointer {
-        let length = try varint()
-        guard length <= UInt64(base.count - position) else {
-            throw ProtoError("a field of \(length) bytes runs past the end (\(base.count - position) left) at byte \(position)")
-        }
-        let start = position
-        position += Int(length)
-        return UnsafeRawBufferPointer(rebasing: base[start..<position])
-    }
-
-    /// A repeated varint field, packed (length-delimited) or not.
-    mutating func repeatedVarints(_ wire: WireType, into values: inout [UInt64]) throws(ProtoError) {
-        switch wire {
-        case .varint:
-            values.append(try varint())
-        case .lengthDelimited:
-            var inner = ProtoReader(try bytes())
-            while inner.position < inner.base.count { values.append(try inner.varint()) }
-        default:
-            throw ProtoError("expected varints, got wire type \(wire.rawValue) at byte \(position)")
-        }
-    }
-
-    mutating func skip(_ wire: WireType) throws(ProtoError) {
-        switch wire {
-        case .varint: _ = try varint()
-        case .fixed64: try advance(8)
-        case .fixed32: try advance(4)
-        case .lengthDelimited: _ = try bytes()
-        case .startGroup, .endGroup: throw ProtoError("groups are not supported (byte \(position))")
-        }
-    }
-
-    private mutating func advance(_ n: Int) throws(ProtoError) {
-        guard base.count - position >= n else { throw ProtoError("truncated field at byte \(position)") }
-        position += n
     }
 }
