@@ -155,7 +155,7 @@ struct SimulateCommand: ParsableCommand {
             if let waypoints {
                 points = try parsedWaypoints(waypoints)
             } else if let path {
-                points = try PathFile.read(path)
+                points = try GeoJSONPath.read(path)
             } else if let w = motionScript?.waypoints {
                 points = w
             } else {
@@ -211,43 +211,6 @@ struct SimulateCommand: ParsableCommand {
             printNotice(String(format: "wrote %@ (%.1f s, path %.1f m: %@)%@%@", out, summary.duration, summary.pathLength, rows,
                                also.isEmpty ? "" : " and " + also.joined(separator: ", "),
                                notes.isEmpty ? "" : "; " + notes.joined(separator: "; ")))
-        }
-    }
-}
-
-/// Reads a path from GeoJSON: the first LineString (or MultiLineString's first line, or
-/// Point) of a FeatureCollection, Feature or bare geometry. Coordinates are [lon, lat(, alt)].
-enum PathFile {
-    static func read(_ path: String) throws -> [GeoCoordinate] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw InputError(file: path, "cannot read: \(error.localizedDescription)")
-        }
-        guard let json = try? JSONSerialization.jsonObject(with: data) else {
-            throw InputError(file: path, "not JSON: expected a GeoJSON LineString")
-        }
-        func coordinates(_ any: Any) -> [[Double]]? {
-            guard let obj = any as? [String: Any], let type = obj["type"] as? String else { return nil }
-            switch type {
-            case "FeatureCollection":
-                for f in obj["features"] as? [Any] ?? [] { if let c = coordinates(f), c.count > 1 { return c } }
-                for f in obj["features"] as? [Any] ?? [] { if let c = coordinates(f) { return c } }
-                return nil
-            case "Feature": return obj["geometry"].flatMap(coordinates)
-            case "LineString": return (obj["coordinates"] as? [[Any]])?.map { $0.compactMap { ($0 as? NSNumber)?.doubleValue } }
-            case "MultiLineString": return (obj["coordinates"] as? [[[Any]]])?.first?.map { $0.compactMap { ($0 as? NSNumber)?.doubleValue } }
-            case "Point": return (obj["coordinates"] as? [Any]).map { [$0.compactMap { ($0 as? NSNumber)?.doubleValue }] }
-            default: return nil
-            }
-        }
-        guard let coords = coordinates(json), !coords.isEmpty else {
-            throw InputError(file: path, "no LineString or Point found: expected a GeoJSON path")
-        }
-        return try coords.enumerated().map { i, c in
-            guard c.count >= 2, abs(c[1]) <= 90, abs(c[0]) <= 180 else {
-                throw InputError(file: path, field: "coordinates[\(i)]", "expected [longitude, latitude(, altitude)] in degrees")
-            }
-            return GeoCoordinate(latitude: c[1], longitude: c[0], altitude: c.count > 2 ? c[2] : nil)
         }
     }
 }
