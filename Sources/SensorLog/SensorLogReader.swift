@@ -37,12 +37,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     public private(set) var error: Error?
 
     private let lines: LineReader
-    private var pending = MinHeap<PendingRecord>()
-    private var queue: [PendingRecord] = []
-    private var queueHead = 0
-    private var lastQueuedTime = -Double.infinity
-    private var sequence = 0
-    private var newestTime = -Double.infinity
+    private var window: ReorderWindow
     private var lastEmittedTime = -Double.infinity
     private var lastEmittedLine = 0
     /// Time and line of each sensor's last row (gyro, accel and mag in their own slots,
@@ -67,6 +62,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         self.reorderWindow = reorderWindow
         self.maxTimeGap = maxTimeGap
         self.maxPending = maxPending
+        window = ReorderWindow(span: reorderWindow)
         lines = try LineReader(path: path)
         var meta = LogMetadata()
         var sawHeader = false
@@ -114,9 +110,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     public func nextRecord() throws -> LogRecord? {
         if let error { throw error }
         while !exhausted {
-            if let top = earliestPending, top.record.sample.time <= newestTime - reorderWindow {
-                return try emit(popEarliest())
-            }
+            if let ready = window.popReady() { return try emit(ready) }
             var parsed: LogRecord?
             let more = try lines.withNextLine { bytes -> Bool in
                 let lineNumber = lines.lineNumber
@@ -135,41 +129,15 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                     throw InputError(file: path, line: record.line, field: "time",
                                      "time \(t) is more than \(reorderWindow) s before rows already read (rows may be out of order by at most \(reorderWindow) s)")
                 }
-                newestTime = Swift.max(newestTime, t)
-                // Rows in time order (nearly all) queue at the back of a FIFO; only rows that
-                // arrive out of order go through the heap.
-                let p = PendingRecord(record: record, sequence: sequence)
-                if t >= lastQueuedTime { queue.append(p); lastQueuedTime = t } else { pending.insert(p) }
-                sequence += 1
-                if pendingCount > maxPending, let earliest = earliestPending {
+                window.insert(record)
+                if window.count > maxPending, let earliest = window.earliest {
                     throw InputError(file: path, line: record.line, field: "time",
-                                     "more than \(maxPending) rows within \(reorderWindow) s (from time \(earliest.record.sample.time), line \(earliest.record.line)): the time column hardly advances; is it in seconds?")
+                                     "more than \(maxPending) rows within \(reorderWindow) s (from time \(earliest.sample.time), line \(earliest.line)): the time column hardly advances; is it in seconds?")
                 }
             }
         }
-        if earliestPending != nil { return try emit(popEarliest()) }
+        if let last = window.popEarliest() { return try emit(last) }
         return nil
-    }
-
-    /// The earliest record waiting: the FIFO's front or the heap's top, by (time, file order).
-    private var earliestPending: PendingRecord? {
-        let q = queueHead < queue.count ? queue[queueHead] : nil
-        guard let h = pending.min else { return q }
-        guard let q else { return h }
-        return h < q ? h : q
-    }
-
-    private func popEarliest() -> PendingRecord {
-        if queueHead < queue.count, pending.min.map({ !($0 < queue[queueHead]) }) ?? true {
-            let p = queue[queueHead]
-            queueHead += 1
-            if queueHead > 4096 && queueHead * 2 > queue.count {
-                queue.removeFirst(queueHead)
-                queueHead = 0
-            }
-            return p
-        }
-        return pending.popMin()!
     }
 
     /// Sequence conformance: iteration stops at the first error, which is kept in `error`.
@@ -181,21 +149,21 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     public var currentLine: Int { lines.lineNumber }
 
     /// Samples held in the reorder buffer (bounded by one window of samples; tests watch it).
-    var pendingCount: Int { pending.count + queue.count - queueHead }
+    var pendingCount: Int { window.count }
 
     /// Hands on the next record in time order, refusing a gap longer than `maxTimeGap`.
-    private func emit(_ p: PendingRecord) throws -> LogRecord {
-        let t = p.record.sample.time
+    private func emit(_ record: LogRecord) throws -> LogRecord {
+        let t = record.sample.time
         if lastEmittedTime > -Double.infinity, t - lastEmittedTime > maxTimeGap {
             let gap = t - lastEmittedTime
-            let e = InputError(file: path, line: p.record.line, field: "time",
+            let e = InputError(file: path, line: record.line, field: "time",
                                Self.timeJumpMessage(gap: gap, from: lastEmittedTime, at: "line \(lastEmittedLine)", to: t, maxTimeGap: maxTimeGap))
             error = e
             throw e
         }
         lastEmittedTime = t
-        lastEmittedLine = p.record.line
-        return p.record
+        lastEmittedLine = record.line
+        return record
     }
 
     /// The message of a gap over `maxTimeGap` between rows (here and in phone recordings);
@@ -354,52 +322,5 @@ extension SensorLogReader {
         guard let f = s.utf8.first, let l = s.utf8.last else { return "" }
         if f > 0x20, f < 0x7F, l > 0x20, l < 0x7F { return String(s) }
         return s.trimmingCharacters(in: .whitespaces)
-    }
-}
-
-/// A record waiting in the reorder buffer; ordered by time, then by file order.
-private struct PendingRecord: Comparable {
-    var record: LogRecord
-    var sequence: Int
-    static func < (a: PendingRecord, b: PendingRecord) -> Bool {
-        a.record.sample.time != b.record.sample.time ? a.record.sample.time < b.record.sample.time : a.sequence < b.sequence
-    }
-    static func == (a: PendingRecord, b: PendingRecord) -> Bool { a.sequence == b.sequence }
-}
-
-/// A gyro/accel/mag/orientation row parsed from bytes, or nil when the row needs the general
-/// parser.
-private struct FastRow {
-    enum Kind { case gyro, accel, mag, orientation }
-    var kind: Kind
-    var time: Double
-    var vector: Vector3
-
-    /// `time,sensor,x,y,z,` with plain decimal numbers and an empty accuracy, read front to
-    /// back; anything else (spaces, long mantissas, other sensors, another column count) is nil.
-    @inline(__always)
-    init?(bytes b: UnsafeBufferPointer<UInt8>) {
-        var i = 0
-        guard let t = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
-        i += 1
-        let rest = b.count - i
-        if rest > 5, b[i] == 0x67, b[i + 1] == 0x79, b[i + 2] == 0x72, b[i + 3] == 0x6F, b[i + 4] == 0x2C {
-            kind = .gyro; i += 5
-        } else if rest > 6, b[i] == 0x61, b[i + 1] == 0x63, b[i + 2] == 0x63, b[i + 3] == 0x65, b[i + 4] == 0x6C, b[i + 5] == 0x2C {
-            kind = .accel; i += 6
-        } else if rest > 4, b[i] == 0x6D, b[i + 1] == 0x61, b[i + 2] == 0x67, b[i + 3] == 0x2C {
-            kind = .mag; i += 4
-        } else if rest > 12, b[i] == 0x6F, memcmp(b.baseAddress! + i, "orientation,", 12) == 0 {
-            kind = .orientation; i += 12
-        } else {
-            return nil
-        }
-        guard let x = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
-        i += 1
-        guard let y = DecimalText.scan(b, &i), i < b.count, b[i] == 0x2C else { return nil }
-        i += 1
-        guard let z = DecimalText.scan(b, &i), i + 1 == b.count, b[i] == 0x2C else { return nil }  // accuracy empty
-        time = t
-        vector = Vector3(x, y, z)
     }
 }
