@@ -109,86 +109,10 @@ public struct ComplementaryFilter: Sendable {
         state.accelWarmup = 0
         state.headingWarmup = 0
         notAtRest()
-        state.restGyroStarted = false
-        state.restAccelStarted = false
-        state.restMagStarted = false
+        state.restGyro.started = false
+        state.restAccel.started = false
+        state.restMag.started = false
         state.hardIronFit.reset()
-    }
-
-    // MARK: - Rest detection
-
-    /// Rest, VQF's way, made stricter for hand-held use: the gyro and accelerometer stay within
-    /// their thresholds of their low-passes for `restMinTime`, the low-passed rate stays below
-    /// `maxBias`, and — so that a slow, smooth pan is not taken for a bias — the low-passed
-    /// gravity and field directions (device frame) stay within `restMaxAngleDeg` of where they
-    /// were when the stillness began.
-    mutating func notAtRest() {
-        state.restTime = 0
-        state.atRest = false
-        state.restRefAccelSet = false
-        state.restRefMagSet = false
-    }
-
-    mutating func detectRest(gyro: Vector3, dt: Double) {
-        coefficients.setGyroStep(dt, params)
-        if !state.restGyroStarted {
-            state.restGyroLP = gyro; state.restGyroLP2 = gyro; state.restGyroStarted = true
-        } else {
-            let k = coefficients.restGyroGain
-            state.restGyroLP = state.restGyroLP + (gyro - state.restGyroLP) * k
-            state.restGyroLP2 = state.restGyroLP2 + (state.restGyroLP - state.restGyroLP2) * k
-        }
-        let d = gyro - state.restGyroLP2
-        let th = params.restGyroThreshold, lp = state.restGyroLP2, cap = params.maxBias
-        if d.normSquared >= th * th || abs(lp.x) > cap || abs(lp.y) > cap || abs(lp.z) > cap {
-            notAtRest()
-        }
-    }
-
-    mutating func detectRest(accel: Vector3, dt: Double) {
-        if !state.restAccelStarted {
-            state.restAccelLP = accel; state.restAccelLP2 = accel; state.restAccelStarted = true
-            return
-        }
-        let k = coefficients.restAccelGain
-        state.restAccelLP = state.restAccelLP + (accel - state.restAccelLP) * k
-        state.restAccelLP2 = state.restAccelLP2 + (state.restAccelLP - state.restAccelLP2) * k
-        let d = accel - state.restAccelLP2
-        if d.normSquared >= params.restAccelThreshold * params.restAccelThreshold {
-            notAtRest()
-            return
-        }
-        if !state.restRefAccelSet {
-            state.restRefAccel = state.restAccelLP2; state.restRefAccelSet = true
-        } else if !Self.within(state.restAccelLP2, state.restRefAccel, cos: coefficients.restMaxAngleCos) {
-            notAtRest()
-            return
-        }
-        state.restTime += dt
-        if state.restTime >= params.restMinTime && state.restGyroStarted { state.atRest = true }
-    }
-
-    mutating func detectRest(mag: Vector3) {
-        if !state.restMagStarted {
-            state.restMagLP = mag; state.restMagLP2 = mag; state.restMagStarted = true
-            return
-        }
-        let k = coefficients.restMagGain
-        state.restMagLP = state.restMagLP + (mag - state.restMagLP) * k
-        state.restMagLP2 = state.restMagLP2 + (state.restMagLP - state.restMagLP2) * k
-        guard state.restTime > 0 else { return }
-        if !state.restRefMagSet {
-            state.restRefMag = state.restMagLP2; state.restRefMagSet = true
-        } else if !Self.within(state.restMagLP2, state.restRefMag, cos: coefficients.restMaxAngleCos) {
-            notAtRest()
-        }
-    }
-
-    /// Whether the angle between a and b is at most acos(c) (c > 0), without trigonometry.
-    @inline(__always)
-    static func within(_ a: Vector3, _ b: Vector3, cos c: Double) -> Bool {
-        let d = a.dot(b)
-        return d > 0 && d * d >= c * c * a.normSquared * b.normSquared
     }
 
     /// The bookkeeping shared by accelerometer and magnetometer samples: a sample stepping back
@@ -197,7 +121,7 @@ public struct ComplementaryFilter: Sendable {
     /// Returns the step to correct over (capped at `maxSampleInterval`), or nil when there is
     /// nothing to correct.
     @inline(__always)
-    private mutating func admit(_ v: Vector3, time: Double, accel: Bool) -> Double? {
+    mutating func admit(_ v: Vector3, time: Double, accel: Bool) -> Double? {
         let last = accel ? state.lastAccelTime : state.lastMagTime
         let step = last.map { time - $0 } ?? 0
         if step < 0 { return nil }
@@ -317,16 +241,16 @@ public struct ComplementaryFilter: Sendable {
 
         if state.atRest && params.restBiasEstimation {
             // H = I: S = P + W·I, K = P·S⁻¹.
-            let e = state.restGyroLP2 - b
+            let e = state.restGyro.value - b
             let w = coefficients.biasRestNoise
             var s = p
             s.xx += w; s.yy += w; s.zz += w
-            guard let si = Self.inverse(s) else { state.biasCovariance = p; return }
-            let k = Self.product(p, si)  // P·S⁻¹ (symmetric: P and S commute as S = P + wI)
+            guard let si = s.inverse() else { state.biasCovariance = p; return }
+            let k = SymmetricMatrix3.product(p, si)  // P·S⁻¹ (symmetric: P and S commute as S = P + wI)
             let ec = Vector3(clamp(e.x), clamp(e.y), clamp(e.z))
             state.gyroBias = b + k.times(ec)
             // P ← P − K·P
-            p = Self.subtractProduct(p, k, p)
+            p = SymmetricMatrix3.subtractProduct(p, k, p)
         } else if params.motionBiasEstimation && !warming && trust > 0 {
             let h0 = Vector3(y[3], y[4], y[5]), h1 = Vector3(y[6], y[7], y[8])
             let e0 = clamp(y[12] - c.0 / dt - h0.dot(b))
@@ -369,210 +293,6 @@ public struct ComplementaryFilter: Sendable {
         if deviation <= params.accelRejectionStart { return 1 }
         if deviation >= params.accelRejectionEnd { return 0 }
         return (params.accelRejectionEnd - deviation) / (params.accelRejectionEnd - params.accelRejectionStart)
-    }
-
-    // MARK: - Magnetometer
-
-    /// Magnetometer sample: initialises, or refits the hard iron, checks the field for
-    /// disturbance and turns the heading toward (true) north.
-    public mutating func updateMag(_ field: Vector3, time: Double) {
-        guard let dt = admit(field, time: time, accel: false) else { return }
-        if !state.headingIsAbsolute {
-            startAbsoluteHeading(field)
-            return
-        }
-        coefficients.setMagStep(dt, params)
-
-        if params.restBiasEstimation { detectRest(mag: field) }
-        let r = Matrix9(state.tiltCorrection * state.gyroAttitude)
-        if params.hardIronEstimation { learnHardIron(r, field, dt) }
-        let e = r.times(field - state.hardIron)  // the field in the 6D frame
-        if params.magDisturbanceRejection { detectDisturbance(e, dt) }
-
-        // Heading error: azimuth of the horizontal field in the ENU frame minus the declination.
-        let hw = state.heading.w, hz = state.heading.z
-        let c = hw * hw - hz * hz, s = 2 * hw * hz  // cos ψ, sin ψ
-        let ex = c * e.x - s * e.y, ey = s * e.x + c * e.y
-        let h2 = ex * ex + ey * ey
-        guard h2 > 1e-18 * e.normSquared else { return }  // vertical field: no heading information
-        let err = wrapPi(atan2(ex, ey) - params.declinationDeg * radPerDeg)
-
-        var k = coefficients.magGain
-        if params.magDisturbanceRejection {
-            if state.magDisturbed {
-                if state.magRejectTime <= params.magMaxRejectionTime {
-                    state.magRejectTime += dt
-                    k = 0
-                } else {
-                    k /= params.magRejectionFactor
-                }
-            } else {
-                state.magRejectTime = max(state.magRejectTime - params.magRejectionFactor * dt, 0)
-            }
-        }
-        let warming = state.headingWarmup < params.tauMag
-        if warming {
-            // Running mean for the first τ_mag seconds: a quick, steady start.
-            state.headingWarmup += dt
-            k = max(k, dt / state.headingWarmup)
-        }
-        guard k > 0 else { return }
-        if params.magBiasEstimation && !warming && !state.magDisturbed && !state.atRest {
-            updateVerticalBias(r, correction: k * err, dt: dt)
-        }
-        state.heading = Self.turnAboutUp(state.heading, k * err)
-    }
-
-    /// The heading correction the field keeps asking for measures the vertical part of the bias
-    /// error the way the tilt correction measures the horizontal part (see `updateBias`): if the
-    /// bias is off by e, the 6D frame turns about the vertical at (R·e)_z against the world,
-    /// and in steady state the heading follows at that rate. Both sides go through the heading
-    /// loop's own first-order lag (τ_mag): y = LP(R·b̂)_z − c/Δt ≈ LP(R)_z·b (H = LP of R's
-    /// third row). Used only while the field looks undisturbed.
-    mutating func updateVerticalBias(_ r: Matrix9, correction c: Double, dt: Double) {
-        let b = state.gyroBias
-        let row = Vector3(r.a20, r.a21, r.a22)
-        let k = coefficients.magGain
-        if !state.magBiasLPStarted {
-            state.magBiasRow = row; state.magBiasRotated = row.dot(b); state.magBiasLPStarted = true
-        } else {
-            state.magBiasRow = state.magBiasRow + (row - state.magBiasRow) * k
-            state.magBiasRotated += k * (row.dot(b) - state.magBiasRotated)
-        }
-        let clip = params.maxBias
-        let h = state.magBiasRow
-        let e = min(clip, max(-clip, state.magBiasRotated - c / dt - h.dot(b)))
-        var p = state.biasCovariance
-        let ph = p.times(h)
-        let sInv = 1 / (h.dot(ph) + coefficients.biasMagNoise)
-        let gain = ph * sInv
-        let nb = b + gain * e
-        state.gyroBias = capBias(nb)
-        // P ← P − K·hᵀ·P = P − (P h)(P h)ᵀ / s
-        p.xx -= gain.x * ph.x; p.yy -= gain.y * ph.y; p.zz -= gain.z * ph.z
-        p.xy -= gain.x * ph.y; p.xz -= gain.x * ph.z; p.yz -= gain.y * ph.z
-        state.biasCovariance = p
-    }
-
-    /// H(ψ + a) from H(ψ).
-    @inline(__always)
-    static func turnAboutUp(_ h: Quaternion, _ a: Double) -> Quaternion {
-        let c: Double, s: Double
-        if abs(a) < 2e-2 {
-            let a2 = a * a
-            c = 1 - a2 * (1.0 / 8 - a2 / 384)
-            s = a * 0.5 * (1 - a2 * (1.0 / 24 - a2 / 1920))
-        } else {
-            c = cos(a / 2); s = sin(a / 2)
-        }
-        let w = c * h.w - s * h.z, z = c * h.z + s * h.w
-        let n = 1 / (w * w + z * z).squareRoot()
-        return Quaternion(w: w * n, x: 0, y: 0, z: z * n)
-    }
-
-    /// Norm and dip of the field (6D frame) against the reference, VQF's way: a field that
-    /// disagrees is disturbed at once, and used again after `magMinUndisturbedTime` of
-    /// agreement; a steady candidate becomes the new reference after `magNewTime` of turning
-    /// (`magNewFirstTime`, turning or not, when there is no reference yet).
-    mutating func detectDisturbance(_ e: Vector3, _ dt: Double) {
-        let norm = e.norm
-        let dip = asin(max(-1, min(1, -e.z / norm)))
-        if !state.magLPStarted {
-            state.magNormLP = norm; state.magDipLP = dip; state.magLPStarted = true
-        } else {
-            let kc = coefficients.magCurrentGain
-            state.magNormLP += kc * (norm - state.magNormLP)
-            state.magDipLP += kc * (dip - state.magDipLP)
-        }
-        let n = state.magNormLP, d = state.magDipLP
-        let dipTh = params.magDipThresholdDeg * radPerDeg, kRef = coefficients.magRefGain
-
-        if state.magRefNorm > 0 {
-            if abs(n - state.magRefNorm) < params.magNormThreshold * state.magRefNorm && abs(d - state.magRefDip) < dipTh {
-                state.magUndisturbedTime += dt
-                if state.magUndisturbedTime >= params.magMinUndisturbedTime {
-                    state.magDisturbed = false
-                    state.magRefNorm += kRef * (n - state.magRefNorm)
-                    state.magRefDip += kRef * (d - state.magRefDip)
-                }
-            } else {
-                state.magUndisturbedTime = 0
-                state.magDisturbed = true
-            }
-        } else {
-            state.magDisturbed = false
-        }
-
-        if state.magCandidateNorm > 0 && abs(n - state.magCandidateNorm) < params.magNormThreshold * state.magCandidateNorm
-            && abs(d - state.magCandidateDip) < dipTh {
-            if state.magRefNorm == 0 || state.restGyroLP2.normSquared >= params.magNewMinRate * params.magNewMinRate {
-                state.magCandidateTime += dt
-            }
-            state.magCandidateNorm += kRef * (n - state.magCandidateNorm)
-            state.magCandidateDip += kRef * (d - state.magCandidateDip)
-            let first = state.magRefNorm == 0 && state.magCandidateTime >= params.magNewFirstTime
-            if first || (state.magDisturbed && state.magCandidateTime >= params.magNewTime) {
-                state.magRefNorm = state.magCandidateNorm
-                state.magRefDip = state.magCandidateDip
-                state.magDisturbed = false
-                state.magUndisturbedTime = params.magMinUndisturbedTime
-            }
-        } else {
-            state.magCandidateTime = 0
-            state.magCandidateNorm = n
-            state.magCandidateDip = d
-        }
-    }
-
-    /// Adds a sample to the hard-iron fit; at each block's end, uses the fit when the turns
-    /// pinned the offset down and the fit explains the field. If the current offset explains the
-    /// window badly, and twice as badly as the fit (a magnet came or went), the fitted one
-    /// replaces it at once, and the reference becomes the fitted field; otherwise the offset
-    /// moves toward the fit: to the mean of the fits since the last jump, or with `hardIronTau`.
-    mutating func learnHardIron(_ r: Matrix9, _ m: Vector3, _ dt: Double) {
-        state.hardIronFit.add(rotation: r, field: m, rotated: r.times(m), weight: dt)
-        let window = params.hardIronWindow
-        guard let fit = state.hardIronFit.closeBlockIfDue(window: window, regularization: params.hardIronRegularization,
-                                                          prior: state.hardIron) else { return }
-        let h = fit.field.norm, limit = params.hardIronMaxResidual * h
-        guard fit.excitation >= params.hardIronMinExcitation, h > 0, fit.residual <= limit, fit.offset.isFinite else { return }
-        if fit.priorResidual > max(limit, 2 * fit.residual) {
-            let change = (fit.offset - state.hardIron).norm
-            state.hardIron = fit.offset
-            state.hardIronFitsSinceJump = 1
-            if change > params.magNormThreshold * h {
-                // The reference was measured through the wrong offset: take the fitted field's
-                // (it includes whatever part of the offset the turns could not tell apart from
-                // the earth's field, e.g. the vertical one when turning about the vertical only).
-                let f = fit.field
-                state.magReference = (h, asin(max(-1, min(1, -f.z / h))))
-                state.magCandidateNorm = -1
-                state.magCandidateTime = 0
-                state.magUndisturbedTime = 0
-                state.magDisturbed = false
-                // If the field through the new offset points more than
-                // `hardIronHeadingResetDeg` away from the heading, the heading came through
-                // the wrong offset too (it started from an uncalibrated field): start it over,
-                // a running mean for τ_mag as at the beginning. (A heading the gyro held while
-                // the field was rejected agrees, and is kept.)
-                let hw = state.heading.w, hz = state.heading.z
-                let c = hw * hw - hz * hz, sn = 2 * hw * hz
-                let az = atan2(c * f.x - sn * f.y, sn * f.x + c * f.y)
-                if abs(wrapPi(az - params.declinationDeg * radPerDeg)) > params.hardIronHeadingResetDeg * radPerDeg {
-                    state.headingWarmup = 0
-                }
-            }
-        } else if fit.fullExcitation >= params.hardIronMinExcitation || state.hardIronFitsSinceJump != nil {
-            // Refined by fits that pin every direction down; after a jump also by those that
-            // pin two (each fit leaves the rest at the current offset): the mean of the fits
-            // since the jump, then slowly (`hardIronTau`).
-            var k = ComplementaryFilterCoefficients.gain(step: window / Double(HardIronFit.blocks), tau: params.hardIronTau)
-            if let n = state.hardIronFitsSinceJump {
-                state.hardIronFitsSinceJump = n + 1
-                k = max(k, 1 / Double(n + 1))
-            }
-            state.hardIron = state.hardIron + (fit.offset - state.hardIron) * k
-        }
     }
 
     // MARK: - Start
@@ -640,7 +360,7 @@ public struct ComplementaryFilter: Sendable {
     /// A relative heading becomes absolute at the first magnetometer sample after a start
     /// without one: ψ is set from the field (as at an ordinary start) and the heading filter
     /// starts over.
-    private mutating func startAbsoluteHeading(_ field: Vector3) {
+    mutating func startAbsoluteHeading(_ field: Vector3) {
         let e = attitude6DMatrix.times(field - state.hardIron)
         guard e.x * e.x + e.y * e.y > 1e-18 * e.normSquared else { return }
         state.heading = Self.headingQuaternion(atan2(e.x, e.y) - params.declinationDeg * radPerDeg)
@@ -671,34 +391,6 @@ public struct ComplementaryFilter: Sendable {
         let n = 1 / (q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z).squareRoot()
         return Quaternion(w: q.w * n, x: q.x * n, y: q.y * n, z: q.z * n)
     }
-
-    static func inverse(_ a: SymmetricMatrix3) -> SymmetricMatrix3? {
-        let c00 = a.yy * a.zz - a.yz * a.yz
-        let c01 = a.xz * a.yz - a.xy * a.zz
-        let c02 = a.xy * a.yz - a.xz * a.yy
-        let det = a.xx * c00 + a.xy * c01 + a.xz * c02
-        guard det != 0, det.isFinite else { return nil }
-        let i = 1 / det
-        return SymmetricMatrix3(xx: c00 * i, yy: (a.xx * a.zz - a.xz * a.xz) * i, zz: (a.xx * a.yy - a.xy * a.xy) * i,
-                                xy: c01 * i, xz: c02 * i, yz: (a.xy * a.xz - a.xx * a.yz) * i)
-    }
-
-    /// A·B for symmetric A, B that commute (so the product is symmetric).
-    static func product(_ a: SymmetricMatrix3, _ b: SymmetricMatrix3) -> SymmetricMatrix3 {
-        SymmetricMatrix3(xx: a.xx * b.xx + a.xy * b.xy + a.xz * b.xz,
-                         yy: a.xy * b.xy + a.yy * b.yy + a.yz * b.yz,
-                         zz: a.xz * b.xz + a.yz * b.yz + a.zz * b.zz,
-                         xy: a.xx * b.xy + a.xy * b.yy + a.xz * b.yz,
-                         xz: a.xx * b.xz + a.xy * b.yz + a.xz * b.zz,
-                         yz: a.xy * b.xz + a.yy * b.yz + a.yz * b.zz)
-    }
-
-    /// P − K·P (symmetric result).
-    static func subtractProduct(_ p: SymmetricMatrix3, _ k: SymmetricMatrix3, _ q: SymmetricMatrix3) -> SymmetricMatrix3 {
-        let kp = product(k, q)
-        return SymmetricMatrix3(xx: p.xx - kp.xx, yy: p.yy - kp.yy, zz: p.zz - kp.zz,
-                                xy: p.xy - kp.xy, xz: p.xz - kp.xz, yz: p.yz - kp.yz)
-    }
 }
 
 /// Wraps radians to (−π, π].
@@ -707,31 +399,4 @@ public struct ComplementaryFilter: Sendable {
     var x = a.truncatingRemainder(dividingBy: 2 * .pi)
     if x > .pi { x -= 2 * .pi } else if x <= -.pi { x += 2 * .pi }
     return x
-}
-
-/// One sensor sample for `ComplementaryFilter.process` (a compact, in-memory form of a log).
-public struct FilterSample: Sendable, Equatable {
-    public enum Sensor: UInt8, Sendable { case gyro, accel, mag }
-    public var sensor: Sensor
-    public var time: Double
-    public var value: Vector3
-    public init(_ sensor: Sensor, time: Double, value: Vector3) {
-        self.sensor = sensor; self.time = time; self.value = value
-    }
-}
-
-extension ComplementaryFilter {
-    /// Feeds samples in order; after each gyro sample, `onPose` gets the time and the output
-    /// attitude (`outputAttitude`) once the filter has one.
-    public mutating func process(_ samples: [FilterSample], onPose: (Double, Quaternion) -> Void = { _, _ in }) {
-        for s in samples {
-            switch s.sensor {
-            case .gyro:
-                updateGyro(s.value, time: s.time)
-                if state.initialized { onPose(s.time, outputAttitude) }
-            case .accel: updateAccel(s.value, time: s.time)
-            case .mag: updateMag(s.value, time: s.time)
-            }
-        }
-    }
 }

@@ -80,11 +80,8 @@ public struct ComplementaryFilterState: Sendable, Equatable {
     /// mean of what it has seen.
     var accelWarmup = 0.0
 
-    // Rest detection.
-    var restGyroLP = Vector3.zero, restGyroLP2 = Vector3.zero
-    var restAccelLP = Vector3.zero, restAccelLP2 = Vector3.zero
-    var restMagLP = Vector3.zero, restMagLP2 = Vector3.zero
-    var restGyroStarted = false, restAccelStarted = false, restMagStarted = false
+    // Rest detection (`RestDetection.swift`).
+    var restGyro = RestLowPass(), restAccel = RestLowPass(), restMag = RestLowPass()
     var restTime = 0.0
     /// The low-passed gravity and field (device frame) when the current stillness began.
     var restRefAccel = Vector3.zero, restRefMag = Vector3.zero
@@ -111,50 +108,5 @@ public struct ComplementaryFilterState: Sendable, Equatable {
         let a = tiltCorrection * gyroAttitude
         let w = heading.w, z = heading.z
         return Quaternion(w: w * a.w - z * a.z, x: w * a.x - z * a.y, y: w * a.y + z * a.x, z: w * a.z + z * a.w)
-    }
-}
-
-/// A symmetric 3×3 matrix (the bias covariance).
-public struct SymmetricMatrix3: Sendable, Equatable {
-    public var xx, yy, zz, xy, xz, yz: Double
-    public init(xx: Double, yy: Double, zz: Double, xy: Double, xz: Double, yz: Double) {
-        self.xx = xx; self.yy = yy; self.zz = zz; self.xy = xy; self.xz = xz; self.yz = yz
-    }
-    public init(diagonal d: Double) { self.init(xx: d, yy: d, zz: d, xy: 0, xz: 0, yz: 0) }
-    public func times(_ v: Vector3) -> Vector3 {
-        Vector3(xx * v.x + xy * v.y + xz * v.z, xy * v.x + yy * v.y + yz * v.z, xz * v.x + yz * v.y + zz * v.z)
-    }
-}
-
-/// A 3×3 matrix as nine stored values, row-major (fast element access for the hot path).
-struct Matrix9: Sendable, Equatable {
-    var a00 = 0.0, a01 = 0.0, a02 = 0.0
-    var a10 = 0.0, a11 = 0.0, a12 = 0.0
-    var a20 = 0.0, a21 = 0.0, a22 = 0.0
-
-    init() {}
-
-    /// The rotation matrix of a unit quaternion (R·v = q ⊗ v ⊗ q*).
-    init(_ q: Quaternion) {
-        let x2 = q.x + q.x, y2 = q.y + q.y, z2 = q.z + q.z
-        let xx = q.x * x2, yy = q.y * y2, zz = q.z * z2
-        let xy = q.x * y2, xz = q.x * z2, yz = q.y * z2
-        let wx = q.w * x2, wy = q.w * y2, wz = q.w * z2
-        a00 = 1 - yy - zz; a01 = xy - wz; a02 = xz + wy
-        a10 = xy + wz; a11 = 1 - xx - zz; a12 = yz - wx
-        a20 = xz - wy; a21 = yz + wx; a22 = 1 - xx - yy
-    }
-
-    @inline(__always) func times(_ v: Vector3) -> Vector3 {
-        Vector3(a00 * v.x + a01 * v.y + a02 * v.z, a10 * v.x + a11 * v.y + a12 * v.z, a20 * v.x + a21 * v.y + a22 * v.z)
-    }
-    @inline(__always) func transposeTimes(_ v: Vector3) -> Vector3 {
-        Vector3(a00 * v.x + a10 * v.y + a20 * v.z, a01 * v.x + a11 * v.y + a21 * v.z, a02 * v.x + a12 * v.y + a22 * v.z)
-    }
-    /// self += k · m.
-    @inline(__always) mutating func add(_ m: Matrix9, _ k: Double) {
-        a00 += k * m.a00; a01 += k * m.a01; a02 += k * m.a02
-        a10 += k * m.a10; a11 += k * m.a11; a12 += k * m.a12
-        a20 += k * m.a20; a21 += k * m.a21; a22 += k * m.a22
     }
 }

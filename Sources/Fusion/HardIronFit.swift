@@ -77,11 +77,11 @@ struct HardIronFit: Sendable, Equatable {
         let c0 = Vector3(m.a00, m.a10, m.a20), c1 = Vector3(m.a01, m.a11, m.a21), c2 = Vector3(m.a02, m.a12, m.a22)
         let a = SymmetricMatrix3(xx: 1 - c0.dot(c0), yy: 1 - c1.dot(c1), zz: 1 - c2.dot(c2),
                                  xy: -c0.dot(c1), xz: -c0.dot(c2), yz: -c1.dot(c2))
-        let eig = eigenvalues(a)
+        let eig = a.eigenvalues()
         var reg = a
         reg.xx += mu; reg.yy += mu; reg.zz += mu
         let rhs = y2 - m.transposeTimes(y1) + b0 * mu
-        guard let b = solveSymmetric(reg, rhs) else { return nil }
+        guard let b = reg.solve(rhs) else { return nil }
         let h = y1 - m.times(b)
         // For an offset b and its best field h = y₁ − M̄b:
         // Σw|R(m − b) − h|²/n = q − 2b·y₂ + |b|² − |y₁ − M̄b|².
@@ -90,40 +90,5 @@ struct HardIronFit: Sendable, Equatable {
         }
         return Result(offset: b, field: h, residual: residual(b), excitation: eig.1, fullExcitation: eig.0,
                       priorResidual: residual(b0))
-    }
-
-    /// Eigenvalues of a symmetric 3×3 matrix, ascending (trigonometric closed form).
-    static func eigenvalues(_ a: SymmetricMatrix3) -> (Double, Double, Double) {
-        let p1 = a.xy * a.xy + a.xz * a.xz + a.yz * a.yz
-        let q = (a.xx + a.yy + a.zz) / 3
-        let dx = a.xx - q, dy = a.yy - q, dz = a.zz - q
-        let p2 = dx * dx + dy * dy + dz * dz + 2 * p1
-        guard p2 > 1e-30 else { return (q, q, q) }
-        let p = (p2 / 6).squareRoot()
-        // det((A − qI)/p) / 2
-        let bxx = dx / p, byy = dy / p, bzz = dz / p, bxy = a.xy / p, bxz = a.xz / p, byz = a.yz / p
-        let det = bxx * (byy * bzz - byz * byz) - bxy * (bxy * bzz - byz * bxz) + bxz * (bxy * byz - byy * bxz)
-        let r = min(1, max(-1, det / 2))
-        let phi = acos(r) / 3
-        let largest = q + 2 * p * cos(phi), smallest = q + 2 * p * cos(phi + 2 * Double.pi / 3)
-        return (smallest, 3 * q - largest - smallest, largest)
-    }
-
-    static func smallestEigenvalue(_ a: SymmetricMatrix3) -> Double { eigenvalues(a).0 }
-
-    /// Solves A·x = v for a symmetric positive definite 3×3 A (Cramer's rule); nil if singular.
-    static func solveSymmetric(_ a: SymmetricMatrix3, _ v: Vector3) -> Vector3? {
-        let c00 = a.yy * a.zz - a.yz * a.yz
-        let c01 = a.xz * a.yz - a.xy * a.zz
-        let c02 = a.xy * a.yz - a.xz * a.yy
-        let det = a.xx * c00 + a.xy * c01 + a.xz * c02
-        guard abs(det) > 1e-18 else { return nil }
-        let c11 = a.xx * a.zz - a.xz * a.xz
-        let c12 = a.xy * a.xz - a.xx * a.yz
-        let c22 = a.xx * a.yy - a.xy * a.xy
-        let inv = 1 / det
-        return Vector3((c00 * v.x + c01 * v.y + c02 * v.z) * inv,
-                       (c01 * v.x + c11 * v.y + c12 * v.z) * inv,
-                       (c02 * v.x + c12 * v.y + c22 * v.z) * inv)
     }
 }
