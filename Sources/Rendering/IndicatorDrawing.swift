@@ -24,6 +24,10 @@ enum IndicatorDesign {
     static let gap = 6.0
     static let paddingX = 7.0
     static let paddingY = 4.0
+    /// The least distance between the pill and the image's edge.
+    static let edgeMargin = 2.0
+    /// The white outline of the arrow.
+    static let outlineWidth = 1.5
 }
 
 /// Where an indicator's parts go on a `width` × `height` frame: the arrow's triangle and
@@ -59,8 +63,9 @@ struct IndicatorGeometry {
             let reach = length + IndicatorDesign.gap * s + h / 2
             centre = Point2(tip.x, tip.y - dy * reach)
         }
-        centre.x = min(max(centre.x, w / 2 + 2 * s), Double(width) - w / 2 - 2 * s)
-        centre.y = min(max(centre.y, h / 2 + 2 * s), Double(height) - h / 2 - 2 * s)
+        let edge = IndicatorDesign.edgeMargin * s
+        centre.x = min(max(centre.x, w / 2 + edge), Double(width) - w / 2 - edge)
+        centre.y = min(max(centre.y, h / 2 + edge), Double(height) - h / 2 - edge)
         pill = Rect(x: (centre.x - w / 2).rounded(), y: (centre.y - h / 2).rounded(), width: w.rounded(.up), height: h.rounded(.up))
     }
 
@@ -83,7 +88,7 @@ func drawIndicator(_ indicator: IndicatorDrawing, style: CardStyle, on canvas: C
     canvas.setColour(CategoryPalette.colour(for: indicator.category))
     cairo_fill_preserve(cr)
     canvas.setColour(RGBA8(r: 255, g: 255, b: 255), alpha: 0.95)
-    cairo_set_line_width(cr, 1.5 * s)
+    cairo_set_line_width(cr, IndicatorDesign.outlineWidth * s)
     cairo_stroke(cr)
 
     let font = style.detailFont
