@@ -1,9 +1,6 @@
 import CCairo
 import POIARCore
 
-/// The largest frame `renderFrame` draws: 16384 pixels a side (Cairo's own limit is 32767).
-let maxFrameSide = 16_384
-
 /// Draws one output frame, bottom to top: the background (still or synthetic sky and
 /// ground), the HUD's compass tape and GPS status, every leader line and anchor dot, the
 /// cards in the order given, the off-screen arrows, the radar, and the attribution. The
@@ -12,7 +9,7 @@ let maxFrameSide = 16_384
 /// Thread safety: safe to call from many threads at once, with the same or different
 /// `CardStyle`s (each call draws on its own Cairo surface).
 public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> RasterImage {
-    guard frame.width > 0, frame.height > 0, frame.width <= maxFrameSide, frame.height <= maxFrameSide else {
+    guard frame.width > 0, frame.height > 0, frame.width <= ImageLimits.maxSide, frame.height <= ImageLimits.maxSide else {
         throw RenderingError.invalidFrameSize(width: frame.width, height: frame.height)
     }
     let canvas = try CairoCanvas(width: frame.width, height: frame.height)

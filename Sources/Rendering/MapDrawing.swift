@@ -101,7 +101,7 @@ enum MapDesign {
 
 /// Draws a map. The result is opaque.
 public func renderMap(_ map: MapDrawing) throws -> RasterImage {
-    guard map.width > 0, map.height > 0, map.width <= maxFrameSide, map.height <= maxFrameSide else {
+    guard map.width > 0, map.height > 0, map.width <= ImageLimits.maxSide, map.height <= ImageLimits.maxSide else {
         throw RenderingError.invalidFrameSize(width: map.width, height: map.height)
     }
     let canvas = try CairoCanvas(width: map.width, height: map.height)

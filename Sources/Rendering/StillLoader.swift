@@ -1,7 +1,9 @@
 import Foundation
 import POIARCore
 
-/// The largest still `loadStill` decodes by default: 100 megapixels (400 MB of pixels).
+/// The largest still `loadStill` decodes by default: 100 megapixels (400 MB of pixels). A
+/// budget of memory, not a side: a still is scaled into the frame it is drawn in, so its sides
+/// are not bound by `ImageLimits.maxSide` (the frame's are).
 public let defaultMaxStillPixels = 100_000_000
 
 /// Loads a camera still (PNG or JPEG, told apart by their magic bytes, not the file

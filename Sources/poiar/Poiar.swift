@@ -36,11 +36,12 @@ func printNotice(_ message: String) {
 
 let stderrIsTerminal = isatty(2) != 0
 
-/// Parses "W×H" / "WxH".
+/// Parses "W×H" / "WxH": the size of the frames drawn, so each side at most `ImageLimits.maxSide`.
 func parseSize(_ s: String, option: String) throws -> (width: Int, height: Int) {
     let parts = s.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
-    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= 30000, h <= 30000 else {
-        throw ValidationError("\(option): expected WIDTHxHEIGHT in pixels, e.g. 1280x720, got \"\(s)\"")
+    let maxSide = ImageLimits.maxSide
+    guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0, w <= maxSide, h <= maxSide else {
+        throw ValidationError("\(option): expected WIDTHxHEIGHT in pixels, each side 1…\(maxSide), e.g. 1280x720, got \"\(s)\"")
     }
     return (w, h)
 }
