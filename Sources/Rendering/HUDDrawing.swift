@@ -74,56 +74,27 @@ public enum HUDDesign {
     public static let clearance = 4.0
     static let backdrop = (red: 0.07, green: 0.08, blue: 0.10, alpha: 0.55)
 
-    /// The compass tape's marks, px at 720.
-    enum Tape {
-        /// Tick lengths up from the tape's bottom edge: every 15° (labelled) and every 5°.
-        static let majorTickLength = 9.0
-        static let minorTickLength = 5.0
-        static let majorTickWidth = 1.5
-        static let minorTickWidth = 1.0
-        /// Between a major tick's top and its label's baseline.
-        static let labelGap = 4.0
-        /// A POI's mark: a dot in its category colour in a white ring, this far below the top.
-        static let markCentreY = 6.0
-        static let markRadius = 2.6
-        static let markRingRadius = 3.6
-        /// The heading box at the optical axis: its top below the tape's top, the text's
-        /// padding, the corner radius, and the pointer under it (half width and height).
-        static let headingBoxTop = 3.0
-        static let headingPaddingX = 8.0
-        static let headingPaddingY = 3.0
-        static let headingCornerRadius = 5.0
-        static let headingPointer = 6.0
-    }
-
-    /// The GPS pill (`statusPillSize`), px at 720: `gap` under the tape, a coloured dot, then
-    /// the text after `dotGap`, inside `paddingX`/`paddingY`.
-    enum Status {
-        static let gap = 8.0
-        static let dot = 8.0
-        static let dotGap = 6.0
-        static let paddingX = 8.0
-        static let paddingY = 4.0
-    }
-
-    /// The radar's insides, px at 720 (its diameter is `radarDiameter`).
-    enum Radar {
-        static let rimWidth = 1.5
-        static let ringWidth = 1.0
-        /// The view cone stops this far inside the rim; blips at the range this far.
-        static let coneInset = 1.0
-        static let blipInset = 4.0
-        /// Dot radii of blips labelled on this frame and of the others; the white ring around
-        /// a labelled one; the device at the centre.
-        static let labelledBlipRadius = 3.4
-        static let blipRadius = 2.4
-        static let blipRing = 1.2
-        static let deviceRadius = 3.5
-        /// The range text's baseline above the rim's bottom; the red "N" inside the rim.
-        static let rangeTextInset = 6.0
-        static let northInset = 11.0
-        static let northRaise = 1.0
-    }
+    // The parts' insides, px at 720, grouped by part.
+    /// Compass tape ticks, up from the tape's bottom edge: every 15° (`major`, labelled, the
+    /// label's baseline `labelGap` above the tick) and every 5°.
+    static let tick = (majorLength: 9.0, minorLength: 5.0, majorWidth: 1.5, minorWidth: 1.0, labelGap: 4.0)
+    /// A POI's mark on the tape: a dot in its category colour in a white ring, `centreY` below
+    /// the tape's top.
+    static let tapeMark = (centreY: 6.0, radius: 2.6, ringRadius: 3.6)
+    /// The heading box at the optical axis: its top below the tape's top, the text's padding,
+    /// the corner radius, and the pointer under it (its half width and its height).
+    static let headingBox = (top: 3.0, paddingX: 8.0, paddingY: 3.0, cornerRadius: 5.0, pointer: 6.0)
+    /// The GPS pill (`statusPillSize`): `gap` under the tape, a coloured dot, the text `dotGap`
+    /// after it, all inside `paddingX` and `paddingY`.
+    static let statusPill = (gap: 8.0, dot: 8.0, dotGap: 6.0, paddingX: 8.0, paddingY: 4.0)
+    /// The radar's rim and range rings.
+    static let radarLineWidth = (rim: 1.5, rings: 1.0)
+    /// Distances inside the radar's rim: where the view cone stops, blips at the full range,
+    /// the range text's baseline, and the red "N" (raised by `northRaise` to centre it).
+    static let radarInset = (cone: 1.0, blip: 4.0, rangeText: 6.0, north: 11.0, northRaise: 1.0)
+    /// Dot radii on the radar: a blip labelled on this frame (with a white ring around it), any
+    /// other blip, and the device at the centre.
+    static let radarDot = (labelledBlip: 3.4, labelledRing: 1.2, blip: 2.4, device: 3.5)
 }
 
 /// Where the HUD's parts sit on a `width` × `height` frame drawn with `style`: cards and
@@ -145,7 +116,7 @@ public struct HUDLayout: Sendable {
             let font = try HUDFonts.make(scale: s).status
             let size = statusPillSize(text: "GPS ±88.8 m   88:88:88 UTC", font: font, scale: s)
             self.status = Rect(x: (HUDDesign.margin * s).rounded(),
-                               y: (((compass ? HUDDesign.tapeHeight : 0) + HUDDesign.Status.gap) * s).rounded(),
+                               y: (((compass ? HUDDesign.tapeHeight : 0) + HUDDesign.statusPill.gap) * s).rounded(),
                                width: size.width, height: size.height)
         }
         if radar { self.radar = HUDLayout.radarSquare(height: h, scale: s) }
@@ -167,8 +138,8 @@ public struct HUDLayout: Sendable {
 
 /// The size of the GPS pill holding `text`.
 func statusPillSize(text: String, font: ScaledFont, scale s: Double) -> (width: Double, height: Double) {
-    let dot = HUDDesign.Status.dot * s, padX = HUDDesign.Status.paddingX * s, padY = HUDDesign.Status.paddingY * s
-    return ((padX + dot + HUDDesign.Status.dotGap * s + font.width(of: text) + padX).rounded(.up),
+    let dot = HUDDesign.statusPill.dot * s, padX = HUDDesign.statusPill.paddingX * s, padY = HUDDesign.statusPill.paddingY * s
+    return ((padX + dot + HUDDesign.statusPill.dotGap * s + font.width(of: text) + padX).rounded(.up),
             (font.ascent + font.descent + 2 * padY).rounded(.up))
 }
 
@@ -243,9 +214,9 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
         guard let px = x(Double(step)) else { continue }
         let bearing = Int(wrap360Local(Double(step)))
         let major = bearing % 15 == 0
-        let tick = (major ? HUDDesign.Tape.majorTickLength : HUDDesign.Tape.minorTickLength) * s
+        let tick = (major ? HUDDesign.tick.majorLength : HUDDesign.tick.minorLength) * s
         canvas.setColour(red: 1, green: 1, blue: 1, alpha: major ? 0.9 : 0.55)
-        cairo_set_line_width(cr, (major ? HUDDesign.Tape.majorTickWidth : HUDDesign.Tape.minorTickWidth) * s)
+        cairo_set_line_width(cr, (major ? HUDDesign.tick.majorWidth : HUDDesign.tick.minorWidth) * s)
         let xx = (px * 1).rounded() + 0.5
         cairo_move_to(cr, xx, height - tick)
         cairo_line_to(cr, xx, height)
@@ -257,33 +228,33 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
             if bearing == 0 { canvas.setColour(red: 1, green: 0.42, blue: 0.36) } else {
                 canvas.setColour(red: 1, green: 1, blue: 1, alpha: cardinal ? 1 : 0.8)
             }
-            canvas.text(text, font: font, x: px - font.width(of: text) / 2, y: height - tick - HUDDesign.Tape.labelGap * s)
+            canvas.text(text, font: font, x: px - font.width(of: text) / 2, y: height - tick - HUDDesign.tick.labelGap * s)
         }
     }
     // POI marks: small dots at the top edge.
     for mark in tape.marks {
         guard let px = x(mark.bearing) else { continue }
         canvas.setColour(RGBA8(r: 255, g: 255, b: 255), alpha: 0.9)
-        cairo_arc(cr, px, HUDDesign.Tape.markCentreY * s, HUDDesign.Tape.markRingRadius * s, 0, 2 * .pi)
+        cairo_arc(cr, px, HUDDesign.tapeMark.centreY * s, HUDDesign.tapeMark.ringRadius * s, 0, 2 * .pi)
         cairo_fill(cr)
         canvas.setColour(CategoryPalette.colour(for: mark.category))
-        cairo_arc(cr, px, HUDDesign.Tape.markCentreY * s, HUDDesign.Tape.markRadius * s, 0, 2 * .pi)
+        cairo_arc(cr, px, HUDDesign.tapeMark.centreY * s, HUDDesign.tapeMark.radius * s, 0, 2 * .pi)
         cairo_fill(cr)
     }
     // The heading: a box at the optical axis, with a pointer below it.
     let text = String(format: "%03d° %@", Int(wrap360Local(tape.heading).rounded()) % 360,
                       compassPoint(((wrap360Local(tape.heading) / 45).rounded()) * 45))
     let font = fonts.heading
-    let padX = HUDDesign.Tape.headingPaddingX * s, padY = HUDDesign.Tape.headingPaddingY * s
-    let boxWidth = (font.width(of: text) + 2 * HUDDesign.Tape.headingPaddingX * s).rounded(.up)
-    let boxHeight = (font.ascent + font.descent + 2 * HUDDesign.Tape.headingPaddingY * s).rounded(.up)
-    let box = Rect(x: (tape.cx - boxWidth / 2).rounded(), y: (HUDDesign.Tape.headingBoxTop * s).rounded(),
+    let padX = HUDDesign.headingBox.paddingX * s, padY = HUDDesign.headingBox.paddingY * s
+    let boxWidth = (font.width(of: text) + 2 * padX).rounded(.up)
+    let boxHeight = (font.ascent + font.descent + 2 * padY).rounded(.up)
+    let box = Rect(x: (tape.cx - boxWidth / 2).rounded(), y: (HUDDesign.headingBox.top * s).rounded(),
                    width: boxWidth, height: boxHeight)
     cairo_reset_clip(cr)
-    canvas.roundedRectangle(box, radius: HUDDesign.Tape.headingCornerRadius * s)
+    canvas.roundedRectangle(box, radius: HUDDesign.headingBox.cornerRadius * s)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.95)
     cairo_fill(cr)
-    let pointer = HUDDesign.Tape.headingPointer * s
+    let pointer = HUDDesign.headingBox.pointer * s
     canvas.polygon([Point2(tape.cx - pointer, box.maxY), Point2(tape.cx + pointer, box.maxY), Point2(tape.cx, box.maxY + pointer)])
     cairo_fill(cr)
     canvas.setColour(RGBA8(r: 0x20, g: 0x21, b: 0x24))
@@ -295,10 +266,10 @@ private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Doubl
     let font = fonts.status
     let accuracyText = status.accuracy.map { $0 < 9.95 ? String(format: "GPS ±%.1f m", $0) : String(format: "GPS ±%.0f m", $0) } ?? "GPS accuracy —"
     let text = status.time.isEmpty ? accuracyText : "\(accuracyText)   \(status.time)"
-    let dot = HUDDesign.Status.dot * s
-    let padX = HUDDesign.Status.paddingX * s, padY = HUDDesign.Status.paddingY * s
+    let dot = HUDDesign.statusPill.dot * s
+    let padX = HUDDesign.statusPill.paddingX * s, padY = HUDDesign.statusPill.paddingY * s
     let (width, height) = statusPillSize(text: text, font: font, scale: s)
-    let box = Rect(x: (HUDDesign.margin * s).rounded(), y: ((top + HUDDesign.Status.gap) * s).rounded(), width: width, height: height)
+    let box = Rect(x: (HUDDesign.margin * s).rounded(), y: ((top + HUDDesign.statusPill.gap) * s).rounded(), width: width, height: height)
     cairo_save(cr)
     defer { cairo_restore(cr) }
     let b = HUDDesign.backdrop
@@ -314,7 +285,7 @@ private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Doubl
     cairo_arc(cr, box.x + padX + dot / 2, box.y + height / 2, dot / 2, 0, 2 * .pi)
     cairo_fill(cr)
     canvas.setColour(red: 1, green: 1, blue: 1)
-    canvas.text(text, font: font, x: box.x + padX + dot + HUDDesign.Status.dotGap * s, y: box.y + padY + font.ascent)
+    canvas.text(text, font: font, x: box.x + padX + dot + HUDDesign.statusPill.dotGap * s, y: box.y + padY + font.ascent)
 }
 
 private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, on canvas: CairoCanvas) {
@@ -330,19 +301,19 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
     canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha)
     cairo_fill_preserve(cr)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.7)
-    cairo_set_line_width(cr, HUDDesign.Radar.rimWidth * s)
+    cairo_set_line_width(cr, HUDDesign.radarLineWidth.rim * s)
     cairo_stroke(cr)
     // View cone: heading up, half the field of view each side.
     let half = min(179, radar.halfFieldOfView) * .pi / 180
     let up = -Double.pi / 2
     cairo_move_to(cr, centre.x, centre.y)
-    cairo_arc(cr, centre.x, centre.y, r - HUDDesign.Radar.coneInset * s, up - half, up + half)
+    cairo_arc(cr, centre.x, centre.y, r - HUDDesign.radarInset.cone * s, up - half, up + half)
     cairo_close_path(cr)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.18)
     cairo_fill(cr)
     // Rings at a third and two thirds of the range; range text.
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.25)
-    cairo_set_line_width(cr, HUDDesign.Radar.ringWidth * s)
+    cairo_set_line_width(cr, HUDDesign.radarLineWidth.rings * s)
     for k in [1.0, 2.0] {
         cairo_new_sub_path(cr)
         cairo_arc(cr, centre.x, centre.y, r * k / 3, 0, 2 * .pi)
@@ -351,16 +322,16 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
     let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
     canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2,
-                y: centre.y + r - HUDDesign.Radar.rangeTextInset * s)
+                y: centre.y + r - HUDDesign.radarInset.rangeText * s)
     // Blips, farthest first; unlabelled ones small.
     for blip in radar.blips.sorted(by: { $0.distance > $1.distance }) where blip.distance <= radar.range {
         let a = angleDifference(blip.bearing, radar.heading) * .pi / 180
-        let d = blip.distance / radar.range * (r - HUDDesign.Radar.blipInset * s)
+        let d = blip.distance / radar.range * (r - HUDDesign.radarInset.blip * s)
         let p = Point2(centre.x + d * sin(a), centre.y - d * cos(a))
-        let size = (blip.labelled ? HUDDesign.Radar.labelledBlipRadius : HUDDesign.Radar.blipRadius) * s
+        let size = (blip.labelled ? HUDDesign.radarDot.labelledBlip : HUDDesign.radarDot.blip) * s
         if blip.labelled {
             canvas.setColour(red: 1, green: 1, blue: 1)
-            cairo_arc(cr, p.x, p.y, size + HUDDesign.Radar.blipRing * s, 0, 2 * .pi)
+            cairo_arc(cr, p.x, p.y, size + HUDDesign.radarDot.labelledRing * s, 0, 2 * .pi)
             cairo_fill(cr)
         }
         canvas.setColour(CategoryPalette.colour(for: blip.category), alpha: blip.labelled ? 1 : 0.9)
@@ -369,13 +340,13 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
     }
     // The device.
     canvas.setColour(red: 1, green: 1, blue: 1)
-    cairo_arc(cr, centre.x, centre.y, HUDDesign.Radar.deviceRadius * s, 0, 2 * .pi)
+    cairo_arc(cr, centre.x, centre.y, HUDDesign.radarDot.device * s, 0, 2 * .pi)
     cairo_fill(cr)
     // North on the rim: a red "N" where north lies.
     let north = -radar.heading * .pi / 180
-    let northRadius = r - HUDDesign.Radar.northInset * s
+    let northRadius = r - HUDDesign.radarInset.north * s
     let np = Point2(centre.x + northRadius * sin(north), centre.y - northRadius * cos(north))
     canvas.setColour(red: 1, green: 0.42, blue: 0.36)
     canvas.text("N", font: fonts.tapeBold, x: np.x - fonts.tapeBold.width(of: "N") / 2,
-                y: np.y + fonts.tapeBold.ascent / 2 - HUDDesign.Radar.northRaise * s)
+                y: np.y + fonts.tapeBold.ascent / 2 - HUDDesign.radarInset.northRaise * s)
 }
