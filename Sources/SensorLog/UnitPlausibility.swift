@@ -13,9 +13,7 @@ package struct UnitPlausibility {
     static let maxRate = 40.0
     static let sampleCount = 200
 
-    private var accelNorms: [Double] = []
-    private var magNorms: [Double] = []
-    private var firstAccelLine = 0, firstMagLine = 0
+    private var accel = FirstNorms(), mag = FirstNorms()
 
     package init() {}
 
@@ -29,48 +27,59 @@ package struct UnitPlausibility {
         if v.norm > UnitPlausibility.maxAccel {
             throw fail("acceleration \(v.norm) is beyond any phone accelerometer: expected m/s²")
         }
-        if accelNorms.count < UnitPlausibility.sampleCount {
-            if accelNorms.isEmpty { firstAccelLine = line }
-            accelNorms.append(v.norm)
-            if accelNorms.count == UnitPlausibility.sampleCount { try judgeAccel(fail) }
-        }
+        if accel.add(v.norm, line: line) { try judgeAccel(fail) }
     }
 
     package mutating func check(mag v: Vector3, line: Int, fail: (String) -> InputError) throws {
         if v.norm > UnitPlausibility.maxField {
             throw fail("magnetic field \(v.norm) is beyond any phone magnetometer: expected µT (is it nT?)")
         }
-        if magNorms.count < UnitPlausibility.sampleCount {
-            if magNorms.isEmpty { firstMagLine = line }
-            magNorms.append(v.norm)
-            if magNorms.count == UnitPlausibility.sampleCount { try judgeMag(fail) }
-        }
+        if mag.add(v.norm, line: line) { try judgeMag(fail) }
     }
 
     /// Judges short logs once the end is reached.
     package mutating func finish(path: String) throws {
-        if accelNorms.count >= 20 && accelNorms.count < UnitPlausibility.sampleCount {
-            try judgeAccel { InputError(file: path, line: firstAccelLine, field: "x", $0) }
+        if accel.isShortButEnough {
+            try judgeAccel { InputError(file: path, line: accel.firstLine, field: "x", $0) }
         }
-        if magNorms.count >= 20 && magNorms.count < UnitPlausibility.sampleCount {
-            try judgeMag { InputError(file: path, line: firstMagLine, field: "x", $0) }
+        if mag.isShortButEnough {
+            try judgeMag { InputError(file: path, line: mag.firstLine, field: "x", $0) }
         }
     }
 
     private func judgeAccel(_ fail: (String) -> InputError) throws {
-        let m = median(accelNorms)
+        let m = median(accel.norms)
         if m < 3 {
-            throw fail("accel magnitudes have median \(rounded(m)) over the first \(accelNorms.count) samples: expected m/s² with gravity (≈ 9.81 at rest), is it in g?")
+            throw fail("accel magnitudes have median \(rounded(m)) over the first \(accel.norms.count) samples: expected m/s² with gravity (≈ 9.81 at rest), is it in g?")
         }
     }
 
     private func judgeMag(_ fail: (String) -> InputError) throws {
-        let m = median(magNorms)
+        let m = median(mag.norms)
         if m < 2 {
-            throw fail("mag magnitudes have median \(rounded(m)) over the first \(magNorms.count) samples: expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")
+            throw fail("mag magnitudes have median \(rounded(m)) over the first \(mag.norms.count) samples: expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")
         }
     }
 
     private func median(_ xs: [Double]) -> Double { xs.sorted()[xs.count / 2] }
     private func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+    /// The norms of one sensor's first `sampleCount` samples, and the line of the first.
+    private struct FirstNorms {
+        var norms: [Double] = []
+        var firstLine = 0
+
+        /// Keeps `norm` while fewer than `sampleCount` are kept; true when it is the last one
+        /// kept (time to judge them).
+        @inline(__always)
+        mutating func add(_ norm: Double, line: Int) -> Bool {
+            guard norms.count < UnitPlausibility.sampleCount else { return false }
+            if norms.isEmpty { firstLine = line }
+            norms.append(norm)
+            return norms.count == UnitPlausibility.sampleCount
+        }
+
+        /// A log that ended before `sampleCount` samples but with enough (20) to judge.
+        var isShortButEnough: Bool { norms.count >= 20 && norms.count < UnitPlausibility.sampleCount }
+    }
 }
