@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 import POIStore
 import Replay
 
@@ -37,7 +38,7 @@ struct MapCommand: ParsableCommand {
 
     func validate() throws {
         try fusion.validate()
-        if !(64...16_384).contains(size) { throw ValidationError("--size: expected 64…16384 pixels, got \(size)") }
+        if !(64...ImageLimits.maxSide).contains(size) { throw ValidationError("--size: expected 64…\(ImageLimits.maxSide) pixels, got \(size)") }
         if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
         if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
     }

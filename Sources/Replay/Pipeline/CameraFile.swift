@@ -4,6 +4,9 @@ import POIARCore
 /// Reads a camera JSON (contract section 5):
 /// `{"width", "height", "fx", "fy", "cx", "cy", "distortion": {k1,k2,p1,p2,k3}?, "orientation"?}`.
 public enum CameraFile {
+    /// The largest width or height a camera JSON may give, pixels: far beyond any sensor.
+    static let maxCalibrationSide = 100_000.0
+
     public static func load(_ url: URL) throws -> CameraIntrinsics {
         let path = url.path
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -33,7 +36,9 @@ public enum CameraFile {
             return n.doubleValue
         }
         let width = try number("width", in: dict)!, height = try number("height", in: dict)!
-        for (k, v) in [("width", width), ("height", height)] where v < 1 || v != v.rounded() || v > 100_000 {
+        // A calibration's own size is scaled to the output before anything is drawn, so it is
+        // not held to `ImageLimits.maxSide`; this bound only keeps the numbers sane.
+        for (k, v) in [("width", width), ("height", height)] where v < 1 || v != v.rounded() || v > CameraFile.maxCalibrationSide {
             throw InputError(file: path, field: k, "expected a whole number of pixels ≥ 1, found \(v)")
         }
         let fx = try number("fx", in: dict)!, fy = try number("fy", in: dict)!

@@ -90,7 +90,7 @@ public struct FrameAnnotator: Sendable {
         var footprints: [Rect] = []  // of the arrows given so far, with their texts
         for i in annotations.indices where given < options.offscreenIndicators {
             if let maxDistance = layoutOptions.maxDistance, hits[i].distance > maxDistance { break }
-            if let a = candidates[i].anchor, a.x >= 0, a.x <= Double(camera.width), a.y >= 0, a.y <= Double(camera.height) { continue }
+            if let a = candidates[i].anchor, projection.isOnImage(a) { continue }
             var mark = indicator(toward: cameraPoints[i], projection: projection)
             // Indicators on the same stretch of edge are spread apart so their texts do not
             // cover each other: along the edge, nearer ones keep their place.
