@@ -44,12 +44,8 @@ public final class PhoneRecording: LogSource {
         box.target = { [weak self] m in self?.onNotice?(m) }
     }
 
-    /// The sensors read, from the roles of `import_files` ("gyro Gyroscope.csv; gps Location.csv").
-    public var sensors: Set<String>? {
-        Set((metadata["import_files"] ?? "").split(separator: ";").compactMap {
-            $0.split(separator: " ", omittingEmptySubsequences: true).first.map(String.init)
-        })
-    }
+    /// The sensors of the files read.
+    public var sensors: Set<String>? { Set(merged.streams.map(\.sensor)) }
 
     public func nextRecord() throws -> LogRecord? {
         if !pending.isEmpty {

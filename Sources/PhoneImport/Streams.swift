@@ -13,6 +13,8 @@ struct Timed<Value> {
 protocol RecordStream: AnyObject {
     /// The file the records come from (`rec.zip/Gyroscope.csv`), for messages.
     var display: String { get }
+    /// The sensor its records are, as poiar-log/1 names it (`gyro`, `gps`, …).
+    var sensor: String { get }
     func next() throws -> LogRecord?
 }
 
@@ -223,8 +225,9 @@ final class SumStream {
 
 /// Gyro, accel or mag records from a vector source, checked for plausible units.
 final class SensorStream: RecordStream {
-    enum Kind { case gyro, accel, mag }
+    enum Kind: String { case gyro, accel, mag }
     private let kind: Kind
+    var sensor: String { kind.rawValue }
     private let source: () throws -> Timed<Vector3>?
     let display: String
     private var units = UnitPlausibility()
@@ -261,6 +264,7 @@ final class SensorStream: RecordStream {
 final class LocationStream: RecordStream {
     let file: SensorFile<GPSFix>
     var display: String { file.display }
+    var sensor: String { "gps" }
 
     init(file: SensorFile<GPSFix>) { self.file = file }
 
@@ -295,6 +299,7 @@ final class OrientationStream: RecordStream {
     let file: SensorFile<Quaternion>
     private let convention: OrientationConvention
     var display: String { file.display }
+    var sensor: String { "orientation" }
 
     init(file: SensorFile<Quaternion>, convention: OrientationConvention) {
         self.file = file; self.convention = convention
@@ -310,7 +315,7 @@ final class OrientationStream: RecordStream {
 /// handful of streams, so the earliest head is found by a scan (no heap). Like a poiar-log/1
 /// log, the recording may not go more than `SensorLogReader.defaultMaxTimeGap` without any row.
 final class MergedStreams {
-    private let streams: [RecordStream]
+    let streams: [RecordStream]
     private var heads: [LogRecord?] = []
     /// The heads' times (∞ for a stream at its end), scanned without touching the records.
     private var times: [Double] = []
