@@ -44,6 +44,9 @@ public struct OfflineFusion {
         public var magDelay: Double?
         public var rests: Int = 0
         public var notices: [String] = []
+        /// Why the heading is relative, when it is (no magnetometer); the caller may still
+        /// settle it from other sources and says which.
+        public var relativeHeading: String?
     }
 
     /// The attitude series of `recording` (from the forward pass's first pose on: the rows a
@@ -84,7 +87,7 @@ public struct OfflineFusion {
                                           threshold: params.magNormThreshold)
         } else {
             p.magStartWait = 0
-            report.notices = ["heading is relative: the recording has no magnetometer (azimuth 0 = the device's facing direction at the first pose)"]
+            report.relativeHeading = "heading is relative: the recording has no magnetometer (azimuth 0 = the device's facing direction at the first pose)"
         }
 
         let survey = RestBiasSurvey(recording, params: params)

@@ -137,7 +137,7 @@ struct OfflineFusionTests {
         var recording = sim.recording
         let (series, report) = OfflineFusion(params: ComplementaryFilterParams()).estimate(&recording)
         #expect(!series.headingIsAbsolute)
-        #expect(report.notices.contains { $0.contains("heading is relative") })
+        #expect(report.relativeHeading?.contains("heading is relative") == true)
         let offline = score(series.poses, truth: Self.wander, in: 10...90)
         #expect(offline.inclination < 1.0, "inclination \(offline.inclination)°")
         let first = try #require(series.poses.first)

@@ -26,8 +26,9 @@ struct HeadingSettlement {
     var notice: ((String) -> Void)?
 
     /// The series from the phone's own orientation, turned to the pass's north; nil when the
-    /// recording has none. Its heading is relative when the phone's north is `unknown`.
-    func phoneSeries(_ log: LoadedLog, metadata: LogMetadata, path: String) -> AttitudeSeries? {
+    /// recording has none. Its heading is relative when the phone's north is `unknown`. The
+    /// notice says it is used, and `why`.
+    func phoneSeries(_ log: LoadedLog, metadata: LogMetadata, why: String = "") -> AttitudeSeries? {
         guard !log.orientations.isEmpty else { return nil }
         let north = metadata.orientationNorth ?? .magnetic
         var turn = 0.0  // degrees added to the phone's azimuths
@@ -49,19 +50,16 @@ struct HeadingSettlement {
             said = "its heading matched no north when the import checked it: heading relative"
         }
         let spin = Quaternion(axis: Vector3(0, 0, 1), angle: -turn * .pi / 180)
-        var series = AttitudeSeries(times: log.orientations.map(\.time), orientations: log.orientations.map { spin * $0.attitude },
-                                    headingIsAbsolute: north != .unknown, maxInterpolationGap: 0.5)
-        series.headingIsAbsolute = north != .unknown
-        notice?("pose: the phone's own orientation (\(log.orientations.count) samples, \(said))")
-        return series
+        notice?("pose: the phone's own orientation is used\(why) (\(log.orientations.count) samples, \(said))")
+        return AttitudeSeries(times: log.orientations.map(\.time), orientations: log.orientations.map { spin * $0.attitude },
+                              headingIsAbsolute: north != .unknown)
     }
 
-    /// Settles a relative heading (`series.headingIsAbsolute` false), as the type says.
-    func settle(_ series: inout AttitudeSeries, log: LoadedLog, metadata: LogMetadata, path: String) {
-        guard !series.headingIsAbsolute else { return }
+    /// Settles a relative heading, as the type says; `relative` says why it is relative, for
+    /// the notice when it stays so.
+    func settle(_ series: inout AttitudeSeries, log: LoadedLog, metadata: LogMetadata, relative: String) {
         if source == .auto, metadata.orientationNorth != .unknown,
-           let phone = phoneSeries(log, metadata: metadata, path: path) {
-            notice?("heading: the recording has no magnetometer: the phone's own orientation is used")
+           let phone = phoneSeries(log, metadata: metadata, why: ": the recording has no magnetometer") {
             series = phone
             return
         }
@@ -72,14 +70,18 @@ struct HeadingSettlement {
         let courses = CourseAlignment.courses(log.track.fixes)
         let facing = { (t: Double) in series.orientation(at: t).flatMap { Pose($0).facingAzimuth(imageUp: imageUp) } }
         guard let correction = CourseAlignment.estimate(courses: courses, facing: facing) else {
-            notice?("heading is relative: the recording has no magnetometer\(log.orientations.isEmpty ? ", no phone orientation" : "") and \(log.track.isEmpty ? "no GPS" : "too little movement for a GPS course") (azimuth 0 = where the phone faced at its first pose)")
+            let phone = log.orientations.isEmpty ? "no phone orientation"
+                : source == .fused ? "a phone orientation not asked for (--pose-source fused)" : "a phone orientation of unknown north"
+            notice?("\(relative); the recording has \(phone) and \(log.track.isEmpty ? "no GPS" : "too little movement for a GPS course") to settle it")
             return
         }
         for i in 0..<series.count { series[i] = correction.apply(series[i], at: series.times[i]) }
         series.headingIsAbsolute = true
+        // The course is an azimuth from true north; under --magnetic (no declination added
+        // although the recording has a position) it is said, not converted.
+        let magneticAsked = declinationDeg == 0 && log.firstUsableFix != nil
         notice?(String(format: "heading: from the GPS course while moving (the recording has no magnetometer): %d course samples; the %@ is taken to face the direction of travel, and stays within %.0f° of it (median)%@",
                        correction.samples, holding.orientation == .portrait ? "top edge or camera" : "camera", correction.medianResidualDeg,
-                       declinationDeg == 0 && TrueNorth.reference(firstFix: log.firstUsableFix, metadata: metadata, magnetic: false).isTrueNorth
-                           ? "; the course is true north, so --magnetic does not apply" : ""))
+                       magneticAsked ? "; the course is true north, so --magnetic does not apply" : ""))
     }
 }
