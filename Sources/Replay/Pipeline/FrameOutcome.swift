@@ -9,6 +9,8 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
     case labelled
     /// Drawn as a map: the phone pointed at the ground (`FlatViewSwitch`).
     case mapView
+    /// The replay has no POI source at all.
+    case noPOISource
     /// No POI of the chosen categories within the search radius.
     case noPOIInRange
     /// The whole image lies below the horizon (and the map view is off).
@@ -21,11 +23,11 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
     /// `--max-visible`, or no room clear of the HUD).
     case hiddenByLayout
 
-    /// The outcome of a drawn frame.
-    public init(_ record: FrameRecord) {
+    /// The outcome of a drawn frame of a replay with (or without) a POI source.
+    public init(_ record: FrameRecord, hasPOISource: Bool = true) {
         if record.isMapView { self = .mapView; return }
         if record.annotations.contains(where: \.visible) { self = .labelled; return }
-        if record.annotations.isEmpty { self = .noPOIInRange; return }
+        if record.annotations.isEmpty { self = hasPOISource ? .noPOIInRange : .noPOISource; return }
         let projection = CameraProjection(camera: record.camera, pose: record.pose)
         let w = Double(record.camera.width), h = Double(record.camera.height)
         let corners = [Point2(0, 0), Point2(w, 0), Point2(0, h), Point2(w, h)].map { projection.horizonValue(at: $0) }
@@ -43,6 +45,7 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
         switch self {
         case .labelled: return "with labels"
         case .mapView: return "as a map (phone pointing down)"
+        case .noPOISource: return "no POI source (--pois)"
         case .noPOIInRange: return "no POI within \(formatDistance(radius))"
         case .facingGround: return "camera facing the ground"
         case .facingSky: return "camera facing the sky"
@@ -57,8 +60,6 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
     public private(set) var counts = [Int](repeating: 0, count: FrameOutcome.allCases.count)
     /// The search radius, metres (for the words of `noPOIInRange`).
     public var radius: Double
-    /// False when the replay had no POI source: then there is none in range, of course.
-    public var hasPOISource = true
 
     public init(radius: Double) { self.radius = radius }
 
@@ -79,9 +80,7 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
         var text = "\(total) frame\(total == 1 ? "" : "s"): " + shown.joined(separator: ", ")
         if !unlabelled.isEmpty {
             let n = unlabelled.map { self[$0] }.reduce(0, +)
-            text += "; \(n) without a label: " + unlabelled.map { o in
-                "\(self[o]) " + (o == .noPOIInRange && !hasPOISource ? "no POI source (--pois)" : o.reason(radius: radius))
-            }.joined(separator: ", ")
+            text += "; \(n) without a label: " + unlabelled.map { "\(self[$0]) \($0.reason(radius: radius))" }.joined(separator: ", ")
         }
         return text
     }
