@@ -48,63 +48,38 @@ public final class ReplayEngine {
 
     /// What is known before the log is fused.
     struct Prepared {
-        var reader: any LogSource
-        var metadata: LogMetadata
-        var logFolder: URL
-        /// The POI source's path; nil: none (frames without labels).
-        var sourcePath: String?
-        var database: POIDatabase?
-        var north: NorthReference
+        var recording: PreparedRecording
         var video: VideoEncoder?
+        var metadata: LogMetadata { recording.metadata }
+        var logFolder: URL { recording.logFolder }
+        var sourcePath: String? { recording.sourcePath }
+        var database: POIDatabase? { recording.database }
+        var north: NorthReference { recording.north }
     }
 
     func prepare() throws -> Prepared {
-        let logFolder = URL(fileURLWithPath: options.logPath).deletingLastPathComponent()
-        let reader = try openLogSource(path: options.logPath)
-        let metadata = reader.metadata
         let video = options.batch.video ? try VideoEncoder() : nil
-        // The camera and the fonts are checked now, before the long pass (the camera is
-        // settled after it).
-        let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
-        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
-                                                     logPath: options.logPath, logFolder: logFolder)
-        let notice = self.notice
-        let database = try sourcePath.map { path in
-            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
+        let recording = try PreparedRecording(
+            logPath: options.logPath, poiSource: options.poiSource, magnetic: options.magnetic, date: options.date,
+            fixedPosition: options.fixedPosition, withoutPOIs: "so no frame has a label", notice: notice
+        ) { metadata, logFolder in
+            // The camera and the fonts are checked before the long pass (the camera is settled
+            // after it).
+            let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
+            _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
+                              fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         }
-        _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
-                          fontPath: options.fontPath, boldFontPath: options.boldFontPath)
-        let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
-                                            date: options.date, at: options.fixedPosition)
-        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
-        if sourcePath == nil {
-            notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: options.logPath, what: "so no frame has a label"))
-        }
-        notice("north: \(north.explanation)")
-        return Prepared(reader: reader, metadata: metadata, logFolder: logFolder, sourcePath: sourcePath, database: database,
-                        north: north, video: video)
+        return Prepared(recording: recording, video: video)
     }
 
     // MARK: - 2. Fuse
 
     func fuse(_ prepared: Prepared) throws -> FusionResult {
-        var params = options.filterParams
-        prepared.north.apply(to: &params)
-        var pass = FusionPass(params: params, fps: options.fps)
+        var pass = FusionPass(params: options.filterParams, fps: options.fps)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
         pass.refineAttitudes = options.refineAttitudes
-        pass.onNotice = notice
-        var fused = try pass.run(prepared.reader)
-        if let at = options.fixedPosition {
-            if fused.sampleCounts["gps", default: 0] > 0 {
-                notice("\(options.logPath): the recording's \(fused.sampleCounts["gps"]!) GPS fixes are not used: the device stays at --at")
-            }
-            fused.track = GPSTrack(fixedAt: at)
-        }
-        if fused.track.rejectedCount > 0 {
-            notice("\(options.logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
-        }
+        let fused = try prepared.recording.fuse(pass, notice: notice)
         guard !fused.frames.isEmpty else {
             throw InputError(file: options.logPath, "no frames: the log has no samples to replay")
         }
@@ -190,7 +165,6 @@ public final class ReplayEngine {
                               journal: RenderJournal(dir: outDir, shard: batch.shard),
                               tally: RenderTally(total: batch.shard?.frameCount(of: total) ?? total, progress: progress),
                               fingerprint: FNV1a64(), stats: CalmStats(), outcomes: FrameOutcomes(radius: options.radius))
-        written.outcomes.hasPOISource = prepared.database != nil
         let settingsKey = options.renderSettingsKey
         written.fingerprint.add(settingsKey)
         let context = RenderContext(pipeline: frames.pipeline, threads: options.jobs, maxStillPixels: options.overlay.maxStillPixels,
@@ -208,7 +182,7 @@ public final class ReplayEngine {
                                                               location: fused.track.location(at: frame.time)!, pose: frame.pose,
                                                               sequence: &sequence)
                     written.stats.add(record)
-                    written.outcomes.add(FrameOutcome(record))
+                    written.outcomes.add(FrameOutcome(record, hasPOISource: prepared.database != nil))
                     // This process's frames, less those a resumed run finds complete.
                     let line = record.jsonLine
                     written.fingerprint.add(line)

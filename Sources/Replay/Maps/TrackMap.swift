@@ -47,32 +47,16 @@ public enum TrackMap {
     /// Reads and fuses the log, then writes the map (atomically). Returns what it drew.
     @discardableResult
     public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
-        let logURL = URL(fileURLWithPath: options.logPath)
-        let logFolder = logURL.deletingLastPathComponent()
-        let reader = try openLogSource(path: options.logPath)
-        let metadata = reader.metadata
+        let recording = try PreparedRecording(
+            logPath: options.logPath, poiSource: options.poiSource, magnetic: options.magnetic, date: options.date,
+            fixedPosition: options.fixedPosition, withoutPOIs: "so the map shows the track alone", notice: notice)
+        let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
-        // Without a POI source the map shows the track alone.
-        let sourcePath = try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata,
-                                                     logPath: options.logPath, logFolder: logFolder)
-        let db = try sourcePath.map { path in
-            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
-        }
-        let north = try TrueNorth.reference(logPath: options.logPath, metadata: metadata, magnetic: options.magnetic,
-                                            date: options.date, at: options.fixedPosition)
-        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: options.logPath, source: reader) }
-        if sourcePath == nil {
-            notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: options.logPath, what: "so the map shows the track alone"))
-        }
-        var params = ComplementaryFilterParams()
-        north.apply(to: &params)
-        var pass = FusionPass(params: params, fps: 1 / options.coneInterval)
+        var pass = FusionPass(fps: 1 / options.coneInterval)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
         pass.refineAttitudes = options.refineAttitudes
-        pass.onNotice = notice
-        var fused = try pass.run(reader)
-        if let at = options.fixedPosition { fused.track = GPSTrack(fixedAt: at) }
+        let fused = try recording.fuse(pass, notice: notice)
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: nothing to draw a map of")
         }
@@ -81,7 +65,7 @@ public enum TrackMap {
             notice(CameraSetup.assumed(camera, holding: holding))
         }
         let baseMap = try (options.baseMapPath ?? sourcePath).flatMap(baseMapFeatures)
-        let map = try drawing(frames: fused.frames, track: fused.track, db: db, categories: options.categories,
+        let map = try drawing(frames: fused.frames, track: fused.track, db: recording.database, categories: options.categories,
                               language: options.language, baseMap: baseMap, camera: camera,
                               longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
         try writePNG(try renderMap(map.drawing), to: URL(fileURLWithPath: options.outputPath))

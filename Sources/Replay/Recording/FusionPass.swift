@@ -154,10 +154,11 @@ public struct FusionPass {
         var (series, report) = fusion.estimate(&log.recording)
         if let traceError { throw traceError }
         log.recording = SensorRecording()  // the samples are no longer needed
-        // A relative heading is settled (and said) below.
-        report.notices.filter { !$0.hasPrefix("heading is relative") }.forEach { onNotice?($0) }
-        HeadingSettlement(source: poseSource, declinationDeg: params.declinationDeg, notice: onNotice)
-            .settle(&series, log: log, metadata: reader.metadata, path: reader.path)
+        report.notices.forEach { onNotice?($0) }
+        if let relative = report.relativeHeading {
+            HeadingSettlement(source: poseSource, declinationDeg: params.declinationDeg, notice: onNotice)
+                .settle(&series, log: log, metadata: reader.metadata, relative: relative)
+        }
         return try finish(series, log: log, reader: reader)
     }
 
@@ -167,7 +168,7 @@ public struct FusionPass {
         let log = try LoadedLog.read(reader, limit: Int.max)
         let params = try paramsForFirstFix?(log.firstUsableFix) ?? self.params
         guard let series = HeadingSettlement(source: .phone, declinationDeg: params.declinationDeg, notice: onNotice)
-            .phoneSeries(log, metadata: reader.metadata, path: reader.path) else {
+            .phoneSeries(log, metadata: reader.metadata) else {
             throw InputError(file: reader.path, field: "--pose-source",
                              "the recording has no orientation of the phone's own (Sensor Logger's Orientation.csv, or orientation rows): record with Orientation on, or leave out --pose-source phone")
         }

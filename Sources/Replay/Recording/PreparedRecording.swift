@@ -1,0 +1,64 @@
+import Foundation
+import Fusion
+import PhoneImport
+import POIARCore
+import POIStore
+import SensorLog
+
+/// A recording opened for `replay` or `map`, with everything that can be checked before it is
+/// fused: its metadata, the caller's own checks (the camera, the fonts), the POI source (none:
+/// a notice), and where it was made and its north (`--at`, else the first usable GPS fix; a
+/// recording with neither is refused here, before the long pass).
+struct PreparedRecording {
+    let logPath: String
+    let reader: any LogSource
+    let metadata: LogMetadata
+    let logFolder: URL
+    /// The POI source's path; nil: none.
+    let sourcePath: String?
+    let database: POIDatabase?
+    let north: NorthReference
+    /// `--at`: the device stays there, whatever the recording's GPS says.
+    let fixedPosition: GeoCoordinate?
+
+    /// - Parameters:
+    ///   - withoutPOIs: what a missing POI source means for the output, for its notice.
+    ///   - check: the caller's checks of the log (its metadata and folder) before the POIs.
+    init(logPath: String, poiSource: String?, magnetic: Bool, date: Date?, fixedPosition: GeoCoordinate?,
+         withoutPOIs: String, notice: @escaping @Sendable (String) -> Void,
+         check: (LogMetadata, URL) throws -> Void = { _, _ in }) throws {
+        self.logPath = logPath
+        self.fixedPosition = fixedPosition
+        logFolder = URL(fileURLWithPath: logPath).deletingLastPathComponent()
+        reader = try openLogSource(path: logPath)
+        metadata = reader.metadata
+        try check(metadata, logFolder)
+        sourcePath = try LogFolderPath.poiSource(option: poiSource, metadata: metadata, logPath: logPath, logFolder: logFolder)
+        database = try sourcePath.map { path in
+            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
+        }
+        north = try TrueNorth.reference(logPath: logPath, metadata: metadata, magnetic: magnetic, date: date, at: fixedPosition)
+        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: logPath, source: reader) }
+        if sourcePath == nil { notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: logPath, what: withoutPOIs)) }
+        notice("north: \(north.explanation)")
+    }
+
+    /// The recording fused with its north (`pass`'s other settings as given); with `--at` the
+    /// track stays there. Says how many GPS fixes were not used.
+    func fuse(_ pass: FusionPass, notice: @escaping @Sendable (String) -> Void) throws -> FusionResult {
+        var pass = pass
+        north.apply(to: &pass.params)
+        pass.onNotice = notice
+        var fused = try pass.run(reader)
+        if let fixedPosition {
+            if let n = fused.sampleCounts["gps"], n > 0 {
+                notice("\(logPath): the recording's \(n) GPS fixes are not used: the device stays at --at")
+            }
+            fused.track = GPSTrack(fixedAt: fixedPosition)
+        }
+        if fused.track.rejectedCount > 0 {
+            notice("\(logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
+        }
+        return fused
+    }
+}
