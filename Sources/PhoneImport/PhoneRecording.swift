@@ -131,5 +131,17 @@ public func openLogSource(path: String) throws -> LogSource {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
         return try PhoneRecording(path: path)
     }
+    if looksLikeISOMediaFile(path: path) {
+        throw InputError(file: path, "is an MP4/MOV video (an ISO media file): poiar reads sensor logs (poiar-log/1) and phone-app exports (Sensor Logger, phyphox), not video")
+    }
     return try SensorLogReader(path: path)
+}
+
+/// Whether the file starts as an ISO base media file (MP4, MOV, a GoPro clip): its first box
+/// is `ftyp` (bytes 4–7), by ISO/IEC 14496-12.
+func looksLikeISOMediaFile(path: String) -> Bool {
+    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+    defer { try? handle.close() }
+    let head = handle.readData(ofLength: 8)
+    return head.count == 8 && head.suffix(4).elementsEqual("ftyp".utf8)
 }

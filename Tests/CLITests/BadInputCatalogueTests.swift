@@ -182,6 +182,10 @@ enum BadInputCatalogue {
     static let logs: [BadInput] = [
         BadInput(name: "log: empty file", make: { try put("", "log.csv", in: $0) },
                  arguments: replay("--pois", "log.csv"), location: #"log\.csv"#, message: "empty file, expected a poiar-log/1 log"),
+        BadInput(name: "log: a video (an MP4 file) given as the log",
+                 make: { try put(Data([0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [UInt8](repeating: 0, count: 16)), "clip.mp4", in: $0) },
+                 arguments: ["replay", "clip.mp4", "--pois", "pois.csv", "--out", "out"], location: #"clip\.mp4"#,
+                 message: "is an MP4/MOV video (an ISO media file)"),
         BadInput(name: "log: metadata and header, no rows", make: logCase([]) >> { try put(catalogueLog(rows: []), "log.csv", in: $0) },
                  arguments: replay(), location: #"log\.csv"#, message: "no frames: the log has no samples to replay"),
         BadInput(name: "log: wrong header", make: { dir in try put("# pois: pois.csv\ntime,sensor,x,y\n0,gyro,0,0\n", "log.csv", in: dir) },
