@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "POIAR", targets: [
-            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
+            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
             "Simulation", "Evaluation",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
@@ -30,6 +30,11 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev", "fonts-dejavu-core"]),
                                    .brew(["cairo", "freetype"])]),
+        // Video in (footage frames, GoPro telemetry tracks) and out (--video). libavformat.pc names
+        // no libswscale: the module map links it.
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"]),
+                                   .brew(["ffmpeg"])]),
 
         // The engine, in data-flow order (see docs/architecture.md).
         .target(name: "POIARCore"),
@@ -40,7 +45,7 @@ let package = Package(
                 // and the tests keep them.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Geodesy: the declination that tells a phone's true-north orientation from a magnetic one.
-        .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "SensorLog", "CZlib"],
+        .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "SensorLog", "Footage", "CZlib"],
                 // As SensorLog's: the per-row state of the streams lives in classes.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Geodesy: the GPS course (geodesic azimuth between fixes) the heading is aligned with.
@@ -50,11 +55,14 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
         .target(name: "Projection", dependencies: ["POIARCore"]),
+        // Video and still sequences in (FFmpeg's libraries); before PhoneImport, which reads a
+        // GoPro clip's telemetry track through it.
+        .target(name: "Footage", dependencies: ["POIARCore", "CFFmpeg"]),
         .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CDeflate", "CJPEG", "CCairo"]),
         .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         .target(name: "Replay", dependencies: [
-            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "POIStore", "Projection", "Rendering",
+            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
         ]),
         .executableTarget(name: "poiar", dependencies: [
             "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "POIARCore",
@@ -74,6 +82,7 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
+        .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
         .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion",
                                                      "Geodesy", "SensorLog", "POIARCore"]),

@@ -1,0 +1,118 @@
+import CFFmpeg
+import Foundation
+import POIARCore
+
+/// A media file (MP4, MOV, anything libavformat reads) opened for its streams: the video a
+/// footage frame is decoded from, the data tracks (GoPro's GPMF telemetry) read packet by
+/// packet. Times are seconds on the file's own timeline (the container's presentation times,
+/// not shifted to start at zero), so a GoPro clip's telemetry and its video frames share one
+/// clock.
+public final class MediaFile {
+    /// The file as the user named it, for messages.
+    public let path: String
+    var context: UnsafeMutablePointer<AVFormatContext>?
+
+    /// One stream of the file.
+    public struct Stream: Sendable {
+        public enum Kind: Sendable { case video, audio, data, other }
+        public var index: Int
+        public var kind: Kind
+        /// The codec tag as four characters (`avc1`, `hvc1`, `gpmd`, `tmcd`), "" when none.
+        public var tag: String
+        /// libavcodec's codec name (`h264`, `hevc`), "none" for data.
+        public var codecName: String
+        /// Seconds per unit of the stream's timestamps.
+        public var timeBase: Double
+    }
+
+    public private(set) var streams: [Stream] = []
+
+    /// Opens `path` and reads its stream headers. Errors name the file: missing, not a media
+    /// file, truncated so that its index cannot be read.
+    public init(path: String) throws {
+        self.path = path
+        guard FileManager.default.fileExists(atPath: path) else { throw InputError(file: path, "no such file") }
+        FFmpegLog.quiet()
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        let opened = avformat_open_input(&ctx, path, nil, nil)
+        guard opened >= 0, let ctx else {
+            throw InputError(file: path, "not a video file libavformat can read (\(FFmpegLog.text(opened)))")
+        }
+        context = ctx
+        let info = avformat_find_stream_info(ctx, nil)
+        guard info >= 0 else {
+            throw InputError(file: path, "cannot read the file's streams (\(FFmpegLog.text(info))): is it truncated?")
+        }
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            let s = ctx.pointee.streams[i]!
+            let par = s.pointee.codecpar!
+            let kind: Stream.Kind
+            switch par.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO: kind = .video
+            case AVMEDIA_TYPE_AUDIO: kind = .audio
+            case AVMEDIA_TYPE_DATA: kind = .data
+            default: kind = .other
+            }
+            streams.append(Stream(index: i, kind: kind, tag: MediaFile.fourCC(par.pointee.codec_tag),
+                                  codecName: String(cString: avcodec_get_name(par.pointee.codec_id)),
+                                  timeBase: av_q2d(s.pointee.time_base)))
+        }
+    }
+
+    deinit { avformat_close_input(&context) }
+
+    /// The file's length in seconds, when the container says.
+    public var duration: Double? {
+        guard let d = context?.pointee.duration, d > 0 else { return nil }
+        return Double(d) / Double(AV_TIME_BASE)
+    }
+
+    /// The first stream with codec tag `tag` (e.g. `gpmd`).
+    public func stream(tagged tag: String) -> Stream? { streams.first { $0.tag == tag } }
+
+    /// Calls `body` with each packet of `stream` in file order: its presentation time (seconds
+    /// on the file's timeline; nil when the packet has none) and its bytes (valid during the
+    /// call). Other streams are skipped without being read into packets. Reads from where the
+    /// file stands: once per `MediaFile`.
+    public func forEachPacket(of stream: Stream, _ body: (Double?, UnsafeRawBufferPointer) throws -> Void) throws {
+        guard let ctx = context else { return }
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            ctx.pointee.streams[i]!.pointee.discard = i == stream.index ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+        defer { for i in 0..<Int(ctx.pointee.nb_streams) { ctx.pointee.streams[i]!.pointee.discard = AVDISCARD_DEFAULT } }
+        var packet = av_packet_alloc()
+        defer { av_packet_free(&packet) }
+        while true {
+            let r = av_read_frame(ctx, packet)
+            if r == poiar_averror_eof() { break }
+            guard r >= 0 else {
+                throw InputError(file: path, "cannot read stream \(stream.index) (\(stream.tag)): \(FFmpegLog.text(r)): is the file truncated?")
+            }
+            defer { av_packet_unref(packet) }
+            guard Int(packet!.pointee.stream_index) == stream.index else { continue }
+            let pts = packet!.pointee.pts
+            let time = pts == poiar_av_nopts_value() ? nil : Double(pts) * stream.timeBase
+            try body(time, UnsafeRawBufferPointer(start: packet!.pointee.data, count: Int(packet!.pointee.size)))
+        }
+    }
+
+    static func fourCC(_ tag: UInt32) -> String {
+        guard tag != 0 else { return "" }
+        let bytes = (0..<4).map { UInt8((tag >> (8 * UInt32($0))) & 0xFF) }
+        guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// FFmpeg's own messages: silenced (poiar says what went wrong, once, naming the file), and
+/// error codes as text.
+enum FFmpegLog {
+    /// Sets libav*'s log level to quiet; a decoder's warnings about a damaged packet would
+    /// otherwise go to stderr between poiar's lines.
+    static func quiet() { av_log_set_level(AV_LOG_QUIET) }
+
+    static func text(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        return buffer.withUnsafeMutableBufferPointer { b in String(cString: poiar_av_error_text(code, b.baseAddress!, b.count)) }
+    }
+}
