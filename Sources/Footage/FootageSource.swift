@@ -59,6 +59,16 @@ public final class FootageSource {
         }
     }
 
+    /// Stills whose bytes are read elsewhere (a phone export's zip): `display` names them.
+    public init(stills: StillSequence, display: String) {
+        path = display
+        kind = .stills
+        clock = .utc
+        frames = stills.frames.map { Frame(time: $0.time, name: $0.name) }
+        video = nil
+        isGoPro = false
+    }
+
     /// The still file of frame `index` (stills only).
     public func stillURL(_ index: Int) -> URL? {
         kind == .stills ? URL(fileURLWithPath: path).appendingPathComponent(frames[index].name) : nil
