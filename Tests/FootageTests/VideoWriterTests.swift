@@ -83,17 +83,19 @@ final class VideoWriterTests: XCTestCase {
         XCTAssertEqual(video.frameTimes[11] - video.frameTimes[0], 11 * 1001 / 30000, accuracy: 1e-6)
     }
 
-    func testFrameRateIsTheNearestSmallRational() {
+    func testFrameRateIsTheNearestSmallRational() throws {
+        let dir = try makeTempDir()
         func q(_ rate: Double) -> [Int] {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("unused.mp4")
-            guard let w = try? VideoWriter(url: dir, width: 2, height: 2, frameRate: rate) else { return [] }
+            // Never finished: the writer leaves nothing behind.
+            guard let w = try? VideoWriter(url: dir.appendingPathComponent("video.mp4"), width: 2, height: 2, frameRate: rate) else { return [] }
             return [w.frameRate.numerator, w.frameRate.denominator]
         }
-        // (Never finished: the writers leave nothing behind.)
         XCTAssertEqual(q(2), [2, 1])
         XCTAssertEqual(q(30000.0 / 1001), [30000, 1001])
         XCTAssertEqual(q(0.25), [1, 4])
         XCTAssertEqual(q(1.0 / 3), [1, 3])
+        XCTAssertEqual(q(11 / (5.6 - 0.1)), [2, 1])  // 2.0000000000000004
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
     }
 
     func testAWriterNeverFinishedLeavesNothing() throws {
