@@ -97,7 +97,7 @@ struct ReplayCommand: ParsableCommand {
         var failed: [String] = []
         try reportingErrors {
             let inputs = try LogInputs.expand(logs, out: out) { printNotice($0) }
-            if batch.video { _ = try VideoEncoder() }  // once, not once per log
+            if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }  // once, not once per log
             for (n, input) in inputs.enumerated() {
                 if inputs.count > 1 { printNotice("replaying \(input.log) (\(n + 1) of \(inputs.count))") }
                 do {
