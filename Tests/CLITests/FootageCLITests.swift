@@ -155,3 +155,25 @@ import Testing
         #expect(images[0] == images[1], "the zipped and the unpacked export draw the same frames")
     }
 }
+
+extension PhoneCameraCLITests {
+    /// Sensor Logger's camera video (fixture by tools/make_camera_video_fixture.py): its frames
+    /// are placed by their capture times from the MP4's timed-metadata track (the first at
+    /// 0.7 s after the file name's time, which is the session's start), with no option.
+    @Test func sensorLoggerVideoIsPlacedByItsCaptureTimeTrack() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let export = packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-video")
+        let out = dir.appendingPathComponent("out")
+        let run = try runPoiar(["replay", export.path, "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path,
+                                "--filter", "cafe", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("capture time from its timed-metadata track (45 samples)"), "\(run.stderr)")
+        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        #expect(lines.count == 45)
+        // Time 0 of the export is 1749895331 s; the first frame was captured 0.7 s later.
+        #expect(abs((lines[0]["time"] as! Double) - 0.7) < 1e-6)
+        #expect(abs((lines[44]["time"] as! Double) - (0.7 + 44 * 1001 / 30000)) < 1e-4)
+        #expect(lines[0]["footage"] as? String == "1749895331000.mp4")
+    }
+}

@@ -42,7 +42,20 @@ final class RecordingFootage {
             path = logPath; origin = "the recording's own video"
         } else if let camera = try PhoneCameraFiles.find(in: logPath) {
             origin = "the recording's camera folder"
-            if let folder = camera.folderPath { path = folder } else { path = camera.display; archived = camera }
+            let videos = camera.names.filter { ["mp4", "mov"].contains(($0 as NSString).pathExtension.lowercased()) }
+            if let video = videos.first {
+                guard videos.count == 1 else {
+                    throw InputError(file: camera.display, "holds \(videos.count) videos (\(videos.joined(separator: ", "))): give one with --footage")
+                }
+                guard let folder = camera.folderPath else {
+                    throw InputError(file: camera.display + "/" + video, "a video inside a zip is not decoded in place: unzip the export and replay its folder")
+                }
+                path = URL(fileURLWithPath: folder).appendingPathComponent(video).path
+            } else if let folder = camera.folderPath {
+                path = folder
+            } else {
+                path = camera.display; archived = camera
+            }
         } else {
             return nil
         }
@@ -60,10 +73,10 @@ final class RecordingFootage {
                 : "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)"
         case (nil, .utc):
             guard let start = metadata.startUTC else {
-                throw InputError(file: path, "the stills are named by UTC capture time, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
+                throw InputError(file: path, "the footage's frames carry UTC capture times, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
             }
             offset = -start.timeIntervalSince1970
-            reason = "by the stills' UTC times and the log's start_utc"
+            reason = "by the frames' UTC capture times and the log's start_utc"
         }
         let footage = RecordingFootage(source: source, offset: offset, offsetReason: reason, maxRate: options.maxRate,
                                        archived: archived)
