@@ -36,7 +36,11 @@ struct GoProTelemetry {
         do {
             media = try MediaFile(path: path)
         } catch let e as InputError {
-            throw InputError(file: path, "is an MP4/MOV video whose index cannot be read (\(e.message)): is it truncated? A GoPro keeps the index (the moov box) at the end of the clip, so a copy cut short cannot be read")
+            // MediaFile says "not a video file libavformat can read (End of file)": the reason inside.
+            let m = e.message
+            var reason = m
+            if let open = m.firstIndex(of: "("), let close = m.lastIndex(of: ")"), open < close { reason = String(m[m.index(after: open)..<close]) }
+            throw InputError(file: path, "is an MP4/MOV video whose index cannot be read (\(reason)): is it truncated? A GoPro keeps the index (the moov box) at the end of the clip, so a copy cut short cannot be read")
         }
         guard let track = media.stream(tagged: "gpmd") else { throw InputError(file: path, noTrack) }
         var payloads: [Payload] = []
