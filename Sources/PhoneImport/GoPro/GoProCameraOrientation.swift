@@ -11,7 +11,9 @@ import POIARCore
 /// (x, −y, −z); and the quaternion turns the capture start's frame into the current one, so
 /// the device's attitude relative to the start is its conjugate in device axes. Each clip is
 /// checked, as the phones' orientation is: over windows of a second, CORI's turn must match
-/// the gyroscope's (the conjugate or not, whichever fits; within `maxGyroMismatchDeg`).
+/// the gyroscope's within `maxGyroMismatchDeg`. Another model may write CORI in other axes: of
+/// the 24 axis frames and the quaternion or its conjugate, the one that turns with the
+/// gyroscope is taken, the measured one unless another fits clearly better.
 ///
 /// **Up.** The start frame is tilted so that gravity points down: `GRAV` (per frame, the
 /// direction of gravity in CORI's axes) carried into the start frame stays within a fraction
@@ -29,15 +31,19 @@ struct GoProCameraOrientation {
     /// GRAV is used for up when, carried into the start frame, it stays within this of its mean
     /// (median).
     static let maxGravitySpreadDeg = 5.0
-    /// The other candidate must fit better by this much to be taken instead of the measured
-    /// convention (the conjugate).
-    static let preferenceMarginDeg = 0.5
+    /// Another frame or convention is taken instead of the measured one only when it fits
+    /// better by this much and by half (on the sample clip the measured one fits to 0.35°, the
+    /// next best to 1.6°: a walk turns the camera mostly about one axis).
+    static let preferenceMarginDeg = 1.0
 
     /// CORI's axes (image: x right, y down, z out of the lens) → the camera's axes (X, Y, Z).
     static let coriToCamera = Matrix3(rows: Vector3(-1, 0, 0), Vector3(0, 0, -1), Vector3(0, -1, 0))
 
     struct Result {
         var samples: [(time: Double, attitude: Quaternion)]
+        /// CORI's axes → the camera's (the measured `coriToCamera`, unless another frame fits
+        /// the gyroscope clearly better).
+        var coriAxes: Matrix3
         /// The conjugate of the file's quaternions (the measured convention) or them as stored.
         var conjugated: Bool
         /// Median mismatch with the gyroscope over the windows, degrees (nil: too few).
@@ -46,7 +52,30 @@ struct GoProCameraOrientation {
         /// What gave up ("GRAV" or "the accelerometer") and how far it strays, degrees.
         var upSource: String
         var upSpreadDeg: Double
+
+        /// "CORI's x, y, z = the camera's −X, −Z, −Y".
+        var axesSaid: String {
+            func axis(_ v: Vector3) -> String {
+                let (name, value) = abs(v.x) > 0.5 ? ("X", v.x) : abs(v.y) > 0.5 ? ("Y", v.y) : ("Z", v.z)
+                return (value < 0 ? "−" : "") + name
+            }
+            return "CORI's x, y, z = the camera's \(axis(coriAxes.column0)), \(axis(coriAxes.column1)), \(axis(coriAxes.column2))"
+        }
     }
+
+    /// The 24 proper rotations that permute the axes with signs: the frames CORI's axes could
+    /// be in, for a model whose CORI is not in the MAX's.
+    static let axisFrames: [Matrix3] = {
+        var out: [Matrix3] = []
+        let units = [Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]
+        for p in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            for signs in [(1.0, 1.0, 1.0), (1, 1, -1), (1, -1, 1), (1, -1, -1), (-1, 1, 1), (-1, 1, -1), (-1, -1, 1), (-1, -1, -1)] {
+                let m = Matrix3(rows: units[p[0]] * signs.0, units[p[1]] * signs.1, units[p[2]] * signs.2)
+                if m.row0.cross(m.row1).dot(m.row2) > 0 { out.append(m) }
+            }
+        }
+        return out
+    }()
 
     /// Converts `cori` (times, quaternions w, x, y, z as stored after SCAL) with the camera →
     /// device matrix `toDevice`; `gravity` is GRAV (times, vectors in CORI's axes), `accel` the
@@ -54,25 +83,36 @@ struct GoProCameraOrientation {
     /// reason (for a notice) when CORI does not fit the gyroscope or nothing gives up.
     static func convert(cori: [(time: Double, q: Quaternion)], gravity: [(time: Double, v: Vector3)],
                         accel: [(time: Double, v: Vector3)], gyro: GyroIntegration, toDevice: Matrix3) throws -> Result {
-        let m = toDevice * coriToCamera  // CORI's axes → device axes (a proper rotation)
         let valid = cori.filter { $0.q.isFinite && $0.q.norm > 0.5 }
         guard !valid.isEmpty else { throw Unusable(reason: "no valid quaternions") }
-        func device(_ q: Quaternion, conjugated: Bool) -> Quaternion {
+        /// The device's attitude relative to the start, for CORI's axes `axes` (→ camera).
+        func device(_ q: Quaternion, _ axes: Matrix3, conjugated: Bool) -> Quaternion {
             let n = q.normalized
-            let v = m * (conjugated ? -n.vector : n.vector)
+            let v = toDevice * axes * (conjugated ? -n.vector : n.vector)
             return Quaternion(w: n.w, x: v.x, y: v.y, z: v.z)
         }
-        // Which convention turns with the gyroscope.
-        let conj = mismatch(valid.map { ($0.time, device($0.q, conjugated: true)) }, gyro)
-        let asStored = mismatch(valid.map { ($0.time, device($0.q, conjugated: false)) }, gyro)
-        var conjugated = true
-        if let c = conj.median, let s = asStored.median, s + preferenceMarginDeg < c { conjugated = false }
-        let chosen = conjugated ? conj : asStored
+        // Which frame and convention turn with the gyroscope: the measured one (the MAX's axes,
+        // the conjugate) unless another fits clearly better.
+        var best = (axes: coriToCamera, conjugated: true,
+                    fit: mismatch(valid.map { ($0.time, device($0.q, coriToCamera, conjugated: true)) }, gyro))
+        let measured = best.fit.median
+        for axes in axisFrames {
+            for conjugated in [true, false] where !(axes == coriToCamera && conjugated) {
+                let fit = mismatch(valid.map { ($0.time, device($0.q, axes, conjugated: conjugated)) }, gyro)
+                if let f = fit.median, f + preferenceMarginDeg < (measured ?? .infinity), f < (measured ?? .infinity) / 2,
+                   f < (best.fit.median ?? .infinity) {
+                    best = (axes, conjugated, fit)
+                }
+            }
+        }
+        let chosen = best.fit
+        let m = toDevice * best.axes  // CORI's axes → device axes (a proper rotation)
+        let conjugated = best.conjugated
         if let mis = chosen.median, mis > maxGyroMismatchDeg {
             throw Unusable(reason: String(format: "it does not turn with the gyroscope (%.1f° apart over %.0f s windows, more than %.0f°)",
                                           mis, windowSeconds, maxGyroMismatchDeg))
         }
-        let relative = valid.map { ($0.time, device($0.q, conjugated: conjugated)) }
+        let relative = valid.map { ($0.time, device($0.q, best.axes, conjugated: conjugated)) }
 
         // Up in the start frame: GRAV (gravity, so its opposite), else the accelerometer.
         func upInStart(_ series: [(time: Double, v: Vector3)], toDeviceUp: (Vector3) -> Vector3) -> (mean: Vector3, spread: Double)? {
@@ -107,7 +147,7 @@ struct GoProCameraOrientation {
         // A rotation about up by +θ turns azimuths by −θ.
         let heading = Quaternion(axis: Vector3(0, 0, 1), angle: azimuth)
         let samples = relative.map { (time: $0.0, attitude: (heading * tilt * $0.1).normalized.canonical) }
-        return Result(samples: samples, conjugated: conjugated, gyroMismatchDeg: chosen.median, windows: chosen.windows,
+        return Result(samples: samples, coriAxes: best.axes, conjugated: conjugated, gyroMismatchDeg: chosen.median, windows: chosen.windows,
                       upSource: upSource, upSpreadDeg: up.spread)
     }
 

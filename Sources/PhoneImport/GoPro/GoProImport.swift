@@ -116,8 +116,11 @@ struct GoProImport {
                 out.metadata.entries.append((OrientationNorth.key, OrientationNorth.unknown.rawValue))
                 out.metadata.entries.append((OrientationSource.key, OrientationSource.camera.rawValue))
                 let gyroSaid = r.gyroMismatchDeg.map { String(format: "within %.1f° of the gyroscope over %d windows of 1 s", $0, r.windows) } ?? "not checked against the gyroscope (too short)"
-                notes.append(("import_orientation", String(format: "CORI, %d samples: device→start = %@ of CORI in device axes (%@); up from %@ (within %.1f°); heading arbitrary: azimuth 0 = where the camera faced at %.3f s",
-                                                           r.samples.count, r.conjugated ? "the conjugate" : "the quaternion", gyroSaid, r.upSource, r.upSpreadDeg, r.samples[0].time)))
+                notes.append(("import_orientation", String(format: "CORI, %d samples: %@, device→start = %@ of CORI in device axes (%@); up from %@ (within %.1f°); heading arbitrary: azimuth 0 = where the camera faced at %.3f s",
+                                                           r.samples.count, r.axesSaid, r.conjugated ? "the conjugate" : "the quaternion", gyroSaid, r.upSource, r.upSpreadDeg, r.samples[0].time)))
+                if r.coriAxes != GoProCameraOrientation.coriToCamera || !r.conjugated {
+                    notice("CORI is in other axes than the GoPro MAX's (\(r.axesSaid), \(r.conjugated ? "conjugated" : "as stored")): taken as the gyroscope shows")
+                }
             } catch let e as GoProCameraOrientation.Unusable {
                 notice("CORI (the camera's own orientation) not used: \(e.reason)")
                 notes.append(("import_orientation", "CORI not used: \(e.reason)"))
