@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 import XCTest
 @testable import PhoneImport
@@ -138,5 +139,52 @@ final class GoProPartsTests: XCTestCase {
         XCTAssertEqual(gps.fixes[0].horizontalAccuracy ?? 0, 3.6, accuracy: 1e-9)
         XCTAssertEqual(gps.startUTC?.timeIntervalSince1970 ?? 0, 1_574_120_714.5 - 2, accuracy: 1e-6)
         XCTAssertEqual(gps.startUTCSource, "GPS9's time of each fix")
+    }
+}
+
+/// The magnetometer's checks on a made-up clip: an upright camera turning 115° about up in
+/// Helsinki, its field the Earth's (WMM2025), then 11 times too strong, then stuck.
+final class GoProMagnetometerTests: XCTestCase {
+    let place = GeoCoordinate(latitude: 60.17, longitude: 24.95, altitude: 20)
+    let date = Date(timeIntervalSince1970: 1_749_895_331)  // 2025-06-14
+
+    func clip(field: (Quaternion, Vector3) -> Vector3) -> (field: [(time: Double, v: Vector3)], up: [(time: Double, v: Vector3)], gyro: GyroIntegration) {
+        let model = WorldMagneticModel.wmm2025.field(latitude: place.latitude, longitude: place.longitude, heightKm: 0.02,
+                                                    year: WorldMagneticModel.decimalYear(date))
+        let rate = 0.5  // rad/s about up: counter-clockwise, so the heading falls
+        var f: [(time: Double, v: Vector3)] = [], up: [(time: Double, v: Vector3)] = [], times: [Double] = [], rates: [Vector3] = []
+        for k in 0..<800 {
+            let t = Double(k) / 200
+            times.append(t)
+            rates.append(Vector3(0, rate, 0))
+            let attitude = Pose(headingDeg: 30 - rate * t * 180 / .pi, pitchDeg: 0, rollDeg: 0).orientation
+            up.append((t, attitude.conjugate.rotate(Vector3(0, 0, 9.81))))
+            if k % 8 == 0 { f.append((t, field(attitude, model.enuMicrotesla))) }
+        }
+        return (f, up, GyroIntegration(times: times, rates: rates))
+    }
+
+    func testTheEarthsFieldPasses() {
+        let c = clip { q, b in q.conjugate.rotate(b) }
+        guard case .usable(let said) = GoProMagnetometer.check(field: c.field, up: c.up, gyro: c.gyro, place: place, date: date) else {
+            return XCTFail("\(GoProMagnetometer.check(field: c.field, up: c.up, gyro: c.gyro, place: place, date: date))")
+        }
+        XCTAssertTrue(said.contains("turns with the camera (its horizontal part within 0°)"), said)
+    }
+
+    func testAFieldOfAnotherScaleOrOneThatDoesNotTurnFails() {
+        let strong = clip { q, b in q.conjugate.rotate(b) * 11 }
+        guard case .unusable(let why) = GoProMagnetometer.check(field: strong.field, up: strong.up, gyro: strong.gyro, place: place, date: date) else {
+            return XCTFail("11× the Earth's field passed")
+        }
+        XCTAssertTrue(why.contains("11.0× the 53 µT the Earth's field has here (WMM2025)"), why)
+        // The field of the first instant, fixed in the camera: the right strength and dip, but it does not turn.
+        let first = clip { _, b in Pose(headingDeg: 30, pitchDeg: 0, rollDeg: 0).orientation.conjugate.rotate(b) }
+        guard case .unusable(let stuck) = GoProMagnetometer.check(field: first.field, up: first.up, gyro: first.gyro, place: place, date: date) else {
+            return XCTFail("a field that does not turn passed")
+        }
+        XCTAssertTrue(stuck.hasPrefix("it does not turn with the camera (the camera turned 11"), stuck)
+        XCTAssertEqual(GoProMagnetometer.check(field: first.field, up: first.up, gyro: first.gyro, place: nil, date: date),
+                       .unusable("the clip has no GPS fix to check it against the Earth's field (WMM2025)"))
     }
 }

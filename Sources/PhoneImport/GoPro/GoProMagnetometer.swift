@@ -12,10 +12,11 @@ import POIARCore
 ///    fusion calibrates hard and soft iron, not a field of another scale or unit).
 /// 2. **Dip**: the median angle between the field and up is within `maxDipErrorDeg` of the
 ///    model's (90° plus the inclination).
-/// 3. **Turning**: carried into the clip's first frame by the gyroscope, the field stays within
-///    `maxTurningSpreadDeg` of one direction (median) — an Earth field turns with the camera,
-///    a sensor's offset or a wrong axis order does not — when the camera turned at least
-///    `minTurnDeg` (else this check is said to be impossible, and the first two decide).
+/// 3. **Turning**: carried into the clip's first frame by the gyroscope, the field's
+///    horizontal part stays within `maxTurningSpreadDeg` of one direction (median) — an Earth
+///    field turns with the camera, a sensor's offset or a wrong axis order does not — when the
+///    camera turned at least `minTurnDeg` (else this check is said to be impossible, and the
+///    first two decide).
 ///
 /// Without a GPS fix there is no model to check against, and the samples are not used.
 enum GoProMagnetometer {
@@ -61,12 +62,16 @@ enum GoProMagnetometer {
             return .unusable(String(format: "its field is %.0f° from up, the Earth's field here %.0f° (WMM2025): its axes or calibration are off",
                                     median(dips), expectedDip))
         }
-        // Turning: the field in the first frame's axes, by the gyroscope.
+        // Turning: the field's horizontal part in the first frame's axes, by the gyroscope (at a
+        // steep inclination the whole field hardly moves when the camera turns about up).
         var carried: [Vector3] = []
         var turned = 0.0
         for s in field {
-            guard let q = gyro.attitude(at: s.time), s.v.norm > 0 else { continue }
-            carried.append(q.rotate(s.v.normalized))
+            guard let q = gyro.attitude(at: s.time), s.v.norm > 0,
+                  let k = GyroIntegration.nearest(upTimes, s.time), up[k].v.norm > 0 else { continue }
+            let b = q.rotate(s.v), u = q.rotate(up[k].v.normalized)
+            let horizontal = b - u * b.dot(u)
+            if horizontal.norm > 1e-6 * b.norm { carried.append(horizontal.normalized) }
             turned = max(turned, q.angle(to: .identity) * 180 / .pi)
         }
         var said = String(format: "%.0f µT against %.0f µT expected, dip %.0f° against %.0f°", strength, expected,
@@ -76,10 +81,10 @@ enum GoProMagnetometer {
             let m = sum.normalized
             let spread = median(carried.map { acos(max(-1, min(1, $0.dot(m)))) * 180 / .pi })
             guard spread <= maxTurningSpreadDeg else {
-                return .unusable(String(format: "it does not turn with the camera (the camera turned %.0f°, the field strays %.0f° from one direction): an offset or a wrong axis order",
+                return .unusable(String(format: "it does not turn with the camera (the camera turned %.0f°, the field's horizontal part strays %.0f° from one direction): an offset or a wrong axis order",
                                         turned, spread))
             }
-            said += String(format: ", turns with the camera (within %.0f°)", spread)
+            said += String(format: ", turns with the camera (its horizontal part within %.0f°)", spread)
         } else {
             said += String(format: "; the camera turned only %.0f°, too little to check that the field turns with it", turned)
         }
