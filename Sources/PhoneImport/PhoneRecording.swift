@@ -1,3 +1,4 @@
+import Footage
 import Foundation
 import POIARCore
 import SensorLog
@@ -133,17 +134,8 @@ public func openLogSource(path: String) throws -> LogSource {
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
         return try PhoneRecording(path: path)
     }
-    if looksLikeISOMediaFile(path: path) {
+    if MediaFile.looksLikeISOMedia(path: path) {
         return try GoProRecording(path: path)
     }
     return try SensorLogReader(path: path)
-}
-
-/// Whether the file starts as an ISO base media file (MP4, MOV, a GoPro clip): its first box
-/// is `ftyp` (bytes 4–7), by ISO/IEC 14496-12.
-func looksLikeISOMediaFile(path: String) -> Bool {
-    guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-    defer { try? handle.close() }
-    let head = handle.readData(ofLength: 8)
-    return head.count == 8 && head.suffix(4).elementsEqual("ftyp".utf8)
 }
