@@ -24,8 +24,8 @@ final class RecordingFootage {
         self.archived = archived
     }
 
-    /// The replay's footage, most explicit first: `--footage`, the log's `# footage:` line, the
-    /// recording itself when it is a video (a GoPro clip), a phone export's `Camera/` folder;
+    /// The replay's footage, most explicit first: `--footage`, the recording itself when it is a
+    /// video (a GoPro clip), the log's `# footage:` line, a phone export's `Camera/` folder;
     /// nil when there is none. An offset that needs estimating (`auto`) is left at 0 until
     /// `estimateOffset`.
     static func find(_ options: FootageOptions, logPath: String, metadata: LogMetadata, logFolder: URL,
@@ -35,11 +35,11 @@ final class RecordingFootage {
         var archived: PhoneCameraFiles?
         if let given = options.path {
             path = given; origin = "--footage"
+        } else if MediaFile.looksLikeISOMedia(path: logPath) {
+            path = logPath; origin = "the recording's own video"
         } else if let value = metadata["footage"] {
             path = try LogFolderPath.resolve(value, key: "footage", logFolder: logFolder, logPath: logPath).path
             origin = "the log's # footage: line"
-        } else if MediaFile.looksLikeISOMedia(path: logPath) {
-            path = logPath; origin = "the recording's own video"
         } else if let camera = try PhoneCameraFiles.find(in: logPath) {
             origin = "the recording's camera folder"
             let videos = camera.names.filter { ["mp4", "mov"].contains(($0 as NSString).pathExtension.lowercased()) }
@@ -69,8 +69,11 @@ final class RecordingFootage {
         case (.auto?, _):
             reason = "to be estimated"
         case (nil, .clip):
-            reason = origin == "the recording's own video" ? "the video's timeline is the recording's"
-                : "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)"
+            switch origin {
+            case "the recording's own video": reason = "the video's timeline is the recording's"
+            case "the log's # footage: line": reason = "the log's time 0 is the video's, as its # footage: line says"
+            default: reason = "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)"
+            }
         case (nil, .utc):
             guard let start = metadata.startUTC else {
                 throw InputError(file: path, "the footage's frames carry UTC capture times, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
