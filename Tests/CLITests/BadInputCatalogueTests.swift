@@ -168,6 +168,13 @@ func stillCase(_ name: String, _ stills: [String], location: String, message: St
 }
 
 /// A replay with camera JSON `json` as cam.json.
+/// The catalogue's log replayed with `--footage FOOTAGE` (and `more`), the footage made by `make`.
+func footageCase(_ name: String, _ footage: String, more: [String] = [], location: String, message: String,
+                 make: @escaping @Sendable (URL) throws -> Void) -> BadInput {
+    BadInput(name: name, make: { dir in try logCase([])(dir); try make(dir) },
+             arguments: replay("--footage", footage) + more, location: location, message: message)
+}
+
 func cameraCase(_ name: String, _ json: String, location: String, message: String, stills: Bool = false) -> BadInput {
     BadInput(name: name, make: { dir in
         try logCase(stills ? ["0.3,frame,still.png,,,"] : [])(dir)
@@ -407,6 +414,39 @@ enum BadInputCatalogue {
                  location: #"nope\.json"#, message: "cannot read the camera file"),
     ]
 
+    /// `--footage`: the camera images of any log (docs/footage.md). The catalogue's log spans
+    /// 0…0.5 s; its `start_utc` is added where stills named by capture time need it.
+    static let footage: [BadInput] = [
+        footageCase("footage: a still whose name is no capture time", "stills", location: #"stills/IMG_0001\.jpg"#,
+                    message: "the name is not a capture time") { dir in try put("x", "stills/IMG_0001.jpg", in: dir) },
+        footageCase("footage: two stills with the same capture time", "stills", location: #"stills/1749895331000\.png"#,
+                    message: "has the same capture time as 1749895331000.jpg") { dir in
+            try put("x", "stills/1749895331000.jpg", in: dir)
+            try put("x", "stills/1749895331000.png", in: dir)
+        },
+        footageCase("footage: a folder without stills", "stills", location: #"stills"#, message: "no stills (.jpg, .jpeg, .png") { dir in
+            try put("notes", "stills/README.txt", in: dir)
+        },
+        footageCase("footage: stills by capture time, a log without start_utc", "stills", location: #"stills"#,
+                    message: "the log has no start_utc to place them: give --footage-offset") { dir in
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent("stills"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: fixtureFolder.appendingPathComponent("stills/lund-01.jpg"),
+                                             to: dir.appendingPathComponent("stills/1749895331200.jpg"))
+        },
+        footageCase("footage: a clip cut short (its index lost)", "cut.mp4", location: #"cut\.mp4"#, message: "cannot be read (") { dir in
+            let clip = try Data(contentsOf: sampleLogs.appendingPathComponent("gopro-walk.mp4"))
+            try put(clip.prefix(200_000), "cut.mp4", in: dir)
+        },
+        footageCase("footage: a file that is not a video", "notes.mp4", location: #"notes\.mp4"#,
+                    message: "not a video file libavformat can read") { dir in try put("just text", "notes.mp4", in: dir) },
+        footageCase("footage: an offset that leaves no frame within the log", "clip.mp4", more: ["--footage-offset", "100"],
+                    location: #"clip\.mp4"#, message: "no footage frame falls within the log") { dir in
+            try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("clip.mp4"),
+                                                       withDestinationURL: sampleLogs.appendingPathComponent("gopro-walk.mp4"))
+        },
+        footageCase("footage: no such file", "missing.mp4", location: #"missing\.mp4"#, message: "no such file or folder") { _ in },
+    ]
+
     static let databases: [BadInput] = [
         BadInput(name: "DB: a corrupt file", make: { dir in
                      try logCase([])(dir)
@@ -448,7 +488,7 @@ enum BadInputCatalogue {
                  arguments: replay(), location: #"out"#, message: "cannot create the output folder", absent: []),
     ]
 
-    static let all = logs + poiSources + stills + cameras + databases + logPaths
+    static let all = logs + poiSources + stills + cameras + footage + databases + logPaths
 }
 
 /// Runs two makers in turn.
