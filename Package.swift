@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -36,6 +36,9 @@ public final class MediaFile {
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let opened = avformat_open_input(&ctx, path, nil, nil)
         guard opened >= 0, let ctx else {
+            if MediaFile.looksLikeISOMedia(path: path) {
+                throw InputError(file: path, "an MP4/MOV whose index (its moov box) cannot be read (\(FFmpegLog.text(opened))): is it truncated, or still being written?")
+            }
             throw InputError(file: path, "not a video file libavformat can read (\(FFmpegLog.text(opened)))")
         }
         context = ctx
@@ -94,6 +97,15 @@ public final class MediaFile {
             let time = pts == poiar_av_nopts_value() ? nil : Double(pts) * stream.timeBase
             try body(time, UnsafeRawBufferPointer(start: packet!.pointee.data, count: Int(packet!.pointee.size)))
         }
+    }
+
+    /// Whether the file starts as an ISO base media file (MP4, MOV, a GoPro clip): its first
+    /// box is `ftyp` (bytes 4–7), by ISO/IEC 14496-12.
+    public static func looksLikeISOMedia(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = handle.readData(ofLength: 8)
+        return head.count == 8 && head.suffix(4).elementsEqual("ftyp".utf8)
     }
 
     static func fourCC(_ tag: UInt32) -> String {

@@ -95,6 +95,9 @@ public final class VideoDecoder {
 
     public var frameCount: Int { frameTimes.count }
 
+    /// Whether the file also holds GoPro's GPMF telemetry track (`gpmd`): a GoPro's clip.
+    public var carriesGoProTelemetry: Bool { file.stream(tagged: "gpmd") != nil }
+
     /// The presentation time stamps of a stream's packets, read without decoding.
     static func packetStamps(path: String, stream: MediaFile.Stream) throws -> [Int64] {
         let file = try MediaFile(path: path)

@@ -1,12 +1,32 @@
 import Foundation
 
-/// Brown–Conrady lens distortion coefficients (OpenCV's order k1, k2, p1, p2, k3).
-public struct LensDistortion: Equatable, Sendable, Codable {
-    public var k1: Double, k2: Double, p1: Double, p2: Double, k3: Double
-    public init(k1: Double = 0, k2: Double = 0, p1: Double = 0, p2: Double = 0, k3: Double = 0) {
-        self.k1 = k1; self.k2 = k2; self.p1 = p1; self.p2 = p2; self.k3 = k3
+/// Lens distortion: Brown–Conrady (OpenCV's standard model, order k1, k2, p1, p2, k3) for
+/// ordinary lenses, or the fisheye model (OpenCV's `cv::fisheye`, Kannala–Brandt: k1…k4 of
+/// θ_d = θ(1 + k1θ² + k2θ⁴ + k3θ⁶ + k4θ⁸)) for wide action-camera lenses, whose 120° and more
+/// no polynomial in tan θ follows.
+public struct LensDistortion: Equatable, Sendable {
+    public enum Model: String, Sendable, CaseIterable {
+        case brownConrady = "brown-conrady"
+        case fisheye
     }
-    public var isZero: Bool { k1 == 0 && k2 == 0 && p1 == 0 && p2 == 0 && k3 == 0 }
+    public var model: Model
+    public var k1: Double, k2: Double, p1: Double, p2: Double, k3: Double
+    /// Fisheye only.
+    public var k4: Double
+    public init(model: Model = .brownConrady, k1: Double = 0, k2: Double = 0, p1: Double = 0, p2: Double = 0, k3: Double = 0,
+                k4: Double = 0) {
+        self.model = model
+        self.k1 = k1; self.k2 = k2; self.p1 = p1; self.p2 = p2; self.k3 = k3; self.k4 = k4
+    }
+    /// No distortion: a pinhole. (A fisheye is never one: with zero coefficients it is the
+    /// equidistant lens, r = f·θ.)
+    public var isZero: Bool { model == .brownConrady && k1 == 0 && k2 == 0 && p1 == 0 && p2 == 0 && k3 == 0 }
+
+    /// The fisheye's distorted angle θ_d for a ray θ from the optical axis (radians).
+    public func fisheyeAngle(_ theta: Double) -> Double {
+        let t2 = theta * theta
+        return theta * (1 + t2 * (k1 + t2 * (k2 + t2 * (k3 + t2 * k4))))
+    }
 }
 
 /// How the device was held for the stills (camera JSON `orientation`).
@@ -49,5 +69,19 @@ public struct CameraIntrinsics: Equatable, Sendable {
     }
 
     public var horizontalFOVDeg: Double { 2 * atan(Double(width) / 2 / fx) * 180 / .pi }
+
+    /// The angle from the optical axis to the farther of the left and right image edges,
+    /// degrees, through the lens (a fisheye sees much more than a pinhole of its focal length).
+    public var halfHorizontalFOVDeg: Double {
+        let edge = max(cx, Double(width) - cx) / fx
+        guard let d = distortion, d.model == .fisheye else { return atan(edge) * 180 / .pi }
+        // θ_d = edge: invert θ_d(θ) by bisection (monotonic on 0…π/2 for sane coefficients).
+        var lo = 0.0, hi = Double.pi / 2
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if d.fisheyeAngle(mid) < edge { lo = mid } else { hi = mid }
+        }
+        return lo * 180 / .pi
+    }
 }
 

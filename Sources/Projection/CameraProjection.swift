@@ -54,7 +54,9 @@ public struct CameraProjection: Sendable {
     /// Pixel of normalised image coordinates (X/Z, Y/Z), with the lens's distortion.
     public func pixel(normalisedX x: Double, y: Double) -> Point2 {
         var (x, y) = (x, y)
-        if let k = camera.distortion, !k.isZero, x * x + y * y <= distortionRadius * distortionRadius {
+        if let k = camera.distortion, k.model == .fisheye {
+            (x, y) = CameraProjection.distortFisheye(x: x, y: y, k)
+        } else if let k = camera.distortion, !k.isZero, x * x + y * y <= distortionRadius * distortionRadius {
             (x, y) = CameraProjection.distort(x: x, y: y, k)
         }
         return Point2(camera.fx * x + camera.cx, camera.fy * y + camera.cy)
@@ -68,6 +70,16 @@ public struct CameraProjection: Sendable {
         let radial = 1 + r2 * (k.k1 + r2 * (k.k2 + r2 * k.k3))
         return (x * radial + 2 * k.p1 * x * y + k.p2 * (r2 + 2 * x * x),
                 y * radial + k.p1 * (r2 + 2 * y * y) + 2 * k.p2 * x * y)
+    }
+
+    /// Fisheye distortion of normalised image coordinates (OpenCV's `cv::fisheye`): the ray at
+    /// θ = atan(r) from the axis lands at radius θ_d (`LensDistortion.fisheyeAngle`), so
+    /// (x, y) is scaled by θ_d / r. Monotonic in θ: no far point folds back onto the image.
+    public static func distortFisheye(x: Double, y: Double, _ k: LensDistortion) -> (Double, Double) {
+        let r = (x * x + y * y).squareRoot()
+        guard r > 1e-12 else { return (x, y) }
+        let scale = k.fisheyeAngle(atan(r)) / r
+        return (x * scale, y * scale)
     }
 
     /// True when the point lies on the image (edges included).

@@ -29,6 +29,16 @@ public final class ReplayEngine {
 
     /// Frames annotated and rendered together; bounds memory for long logs.
     static let chunkSize = 64
+    /// Bytes of decoded video frames a chunk may hold.
+    static let decodedBytesPerChunk = 256 << 20
+
+    /// Frames per chunk: `chunkSize`, fewer when a chunk carries decoded video frames of this
+    /// size (at least two per render thread, so they stay busy).
+    static func chunkSize(camera: CameraIntrinsics, decodesVideo: Bool, jobs: Int) -> Int {
+        guard decodesVideo else { return chunkSize }
+        let perFrame = max(1, camera.width * camera.height * 4)
+        return max(2 * max(1, jobs), min(chunkSize, decodedBytesPerChunk / perFrame))
+    }
 
     public func run() throws -> ReplaySummary {
         let start = Date()
@@ -50,6 +60,8 @@ public final class ReplayEngine {
     struct Prepared {
         var recording: PreparedRecording
         var video: VideoEncoder?
+        /// The camera images drawn over, when they are not the log's frame rows.
+        var footage: RecordingFootage?
         var metadata: LogMetadata { recording.metadata }
         var logFolder: URL { recording.logFolder }
         var sourcePath: String? { recording.sourcePath }
@@ -69,7 +81,9 @@ public final class ReplayEngine {
             _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                               fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         }
-        return Prepared(recording: recording, video: video)
+        let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, metadata: recording.metadata,
+                                                logFolder: recording.logFolder, notice: notice)
+        return Prepared(recording: recording, video: video, footage: footage)
     }
 
     // MARK: - 2. Fuse
@@ -79,7 +93,18 @@ public final class ReplayEngine {
         pass.causal = options.causal
         pass.poseSource = options.poseSource
         pass.refineAttitudes = options.refineAttitudes
+        if let footage = prepared.footage {
+            if options.footage.offset == .auto { try FootageAlignment.estimate(footage, logPath: options.logPath, notice: notice) }
+            notice(footage.offsetNotice)
+            pass.footageFrames = footage.wantedFrames
+        }
         let fused = try prepared.recording.fuse(pass, notice: notice)
+        if let footage = prepared.footage {
+            guard !fused.frames.isEmpty else { throw footage.noOverlap(logFirst: fused.firstTime ?? 0, logLast: fused.lastTime ?? 0) }
+            if fused.footageOutside > 0 {
+                notice("footage: \(fused.footageOutside) of its frames fall outside the log's span and are not drawn")
+            }
+        }
         guard !fused.frames.isEmpty else {
             throw InputError(file: options.logPath, "no frames: the log has no samples to replay")
         }
@@ -94,7 +119,7 @@ public final class ReplayEngine {
 
     /// The frames' stills and their one path.
     struct SettledFrames {
-        /// Each frame's still (nil: sky and ground).
+        /// Each frame's still (nil: sky and ground, or a video frame).
         var stills: [URL?]
         var pipeline: FramePipeline
     }
@@ -103,20 +128,39 @@ public final class ReplayEngine {
         let metadata = prepared.metadata
         // Stills: all must exist, inside the stills folder, and probe whole before anything is
         // written; without --size the output has the first one's size (others are scaled).
-        let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath)
-        let stills = try fused.frames.map { frame -> URL? in
-            guard let still = frame.still else { return nil }
-            do { return try stillsFolder.resolve(still) } catch {
-                throw InputError(file: options.logPath, line: frame.line, field: "x (still)", "\(error)")
+        let stills: [URL?]
+        let stillSize: (width: Int, height: Int)?
+        if let footage = prepared.footage {
+            // The footage's stills (a video's frames are decoded as they are drawn).
+            stills = fused.frames.map { $0.footage.flatMap(footage.source.stillURL) }
+            if footage.source.kind == .stills {
+                _ = try StillCheck.checkAll(stills, frames: fused.frames, logPath: options.logPath, maxPixels: options.overlay.maxStillPixels)
             }
-        }
-        let stillSize = try StillCheck.checkAll(stills, frames: fused.frames, logPath: options.logPath,
+            stillSize = try footage.frameSize(maxStillPixels: options.overlay.maxStillPixels)
+        } else {
+            let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath)
+            stills = try fused.frames.map { frame -> URL? in
+                guard let still = frame.still else { return nil }
+                do { return try stillsFolder.resolve(still) } catch {
+                    throw InputError(file: options.logPath, line: frame.line, field: "x (still)", "\(error)")
+                }
+            }
+            stillSize = try StillCheck.checkAll(stills, frames: fused.frames, logPath: options.logPath,
                                                 maxPixels: options.overlay.maxStillPixels)
-        // Without a camera from the options or the log: the phone's, held as the poses show.
-        let holding = options.camera.holding(metadata: metadata, frames: fused.frames)
-        var camera = try options.camera.resolve(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath,
+        }
+        var camera: CameraIntrinsics
+        if let size = stillSize, prepared.footage?.source.isGoPro == true, options.camera.isUnspecified(metadata: metadata) {
+            // A GoPro's clip without a camera from the options or the log: its Wide lens.
+            camera = options.camera.sized(GoProCamera.wide(width: size.width, height: size.height))
+            notice(String(format: "camera: none given; GoPro's Wide lens (%.1f° across, a fisheye), %d×%d (a camera JSON overrides it: docs/footage.md)",
+                          GoProCamera.wideHorizontalFOVDeg, camera.width, camera.height))
+        } else {
+            // Without a camera from the options or the log: the phone's, held as the poses show.
+            let holding = options.camera.holding(metadata: metadata, frames: fused.frames)
+            camera = try options.camera.resolve(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath,
                                                 stillSize: stillSize, holding: holding)
-        if let holding { notice(CameraSetup.assumed(camera, holding: holding)) }
+            if let holding { notice(CameraSetup.assumed(camera, holding: holding)) }
+        }
         camera = options.batch.scaled(camera)
         var overlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
         if options.flatMap {
@@ -172,12 +216,17 @@ public final class ReplayEngine {
                                     logPath: options.logPath, tally: written.tally)
         var sequence = FrameSequence(calm: options.calm, flatMap: options.flatMap)
         var pending: PendingRender?
+        let footage = prepared.footage
+        let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera, decodesVideo: footage?.source.video != nil,
+                                               jobs: options.jobs)
         do {
-            for chunkStart in stride(from: 0, to: total, by: ReplayEngine.chunkSize) {
+            for chunkStart in stride(from: 0, to: total, by: chunkSize) {
                 var work: [FrameJob] = []
-                for i in chunkStart..<min(total, chunkStart + ReplayEngine.chunkSize) {
+                for i in chunkStart..<min(total, chunkStart + chunkSize) {
                     let frame = fused.frames[i]
-                    let record = try frames.pipeline.annotate(index: i + 1, time: frame.time, logLine: frame.line, still: frame.still,
+                    let still = frame.footage.map { footage!.stillName($0) } ?? frame.still
+                    let record = try frames.pipeline.annotate(index: i + 1, time: frame.time, logLine: frame.line, still: still,
+                                                              footage: frame.footage.map { footage!.stamp($0) },
                                                               image: FrameRecord.imageName(index: i + 1),
                                                               location: fused.track.location(at: frame.time)!, pose: frame.pose,
                                                               sequence: &sequence)
@@ -193,7 +242,9 @@ public final class ReplayEngine {
                         written.journal.keep(frame: record.index)
                         written.tally.add(rendered: false)
                     } else {
-                        work.append(FrameJob(record: record, still: frames.stills[i], key: key))
+                        // A video's frames are decoded here, in order, on this one thread.
+                        let decoded = try frame.footage.flatMap { record.isMapView ? nil : try footage!.decodeVideoFrame($0) }
+                        work.append(FrameJob(record: record, still: frames.stills[i], background: decoded, key: key))
                     }
                 }
                 try pending?.wait()

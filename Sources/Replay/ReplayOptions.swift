@@ -20,6 +20,8 @@ public struct ReplayOptions: Sendable {
     public var radius = 1500.0
     /// Frames per second for logs without frame rows.
     public var fps = 2.0
+    /// The camera images to draw over when they are not the log's frame rows (`--footage`).
+    public var footage = FootageOptions()
     public var jobs = 1
     public var magnetic = false
     /// Date for the magnetic model (`--date`); nil: the log's start_utc, else today.
@@ -60,7 +62,7 @@ public struct ReplayOptions: Sendable {
     public var resolvedOutputDir: URL {
         if let outputDir { return URL(fileURLWithPath: outputDir) }
         var name = URL(fileURLWithPath: logPath).lastPathComponent
-        for ext in [".zip", ".gz", ".csv"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
+        for ext in [".zip", ".gz", ".csv", ".mp4", ".MP4", ".mov", ".MOV"] where name.hasSuffix(ext) { name.removeLast(ext.count) }
         return URL(fileURLWithPath: "Output").appendingPathComponent(name)
     }
 }

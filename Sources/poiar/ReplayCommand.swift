@@ -32,8 +32,15 @@ struct ReplayCommand: ParsableCommand {
     @Option(name: .customLong("max-visible"), parsing: .unconditional, help: "At most this many labels per frame, nearest first.")
     var maxVisible: Int = 100
 
-    @Option(parsing: .unconditional, help: "Frames per second for logs without frame rows.")
-    var fps: Double = 2
+    @Option(parsing: .unconditional, help: "Frames per second for logs without frame rows (default 2); with footage, at most this many of its frames per second (default: every frame).")
+    var fps: Double?
+
+    @Option(help: "Camera images to draw over: a video (MP4, MOV; H.264, H.265, …) or a folder of stills named by capture time (epoch milliseconds, as Sensor Logger's Camera/). Default: the log's # footage: line, a GoPro clip's own video, a phone export's Camera folder.")
+    var footage: String?
+
+    @Option(name: .customLong("footage-offset"), parsing: .unconditional,
+            help: "Where the footage's time 0 falls on the log's clock, seconds (footage time = log time − offset), or auto to estimate it from the images' motion and the gyro. Default: a video's time 0 is the log's; named stills by the log's start_utc.")
+    var footageOffset: String?
 
     @Option(parsing: .unconditional, help: "Frames rendered in parallel (output identical to one job).")
     var jobs: Int = 1
@@ -69,7 +76,10 @@ struct ReplayCommand: ParsableCommand {
         try fusion.validate()
         if !(radius > 0 && radius.isFinite) { throw ValidationError("--radius: expected metres > 0, got \(radius)") }
         if maxVisible < 0 { throw ValidationError("--max-visible: expected a count ≥ 0, got \(maxVisible)") }
-        if !(fps > 0 && fps <= 1000) { throw ValidationError("--fps: expected frames per second in (0, 1000], got \(fps)") }
+        if let fps, !(fps > 0 && fps <= 1000) { throw ValidationError("--fps: expected frames per second in (0, 1000], got \(fps)") }
+        if let footageOffset, FootageOptions.parseOffset(footageOffset) == nil {
+            throw ValidationError("--footage-offset: expected seconds (e.g. 0.35 or -1.2) or auto, got \"\(footageOffset)\"")
+        }
         if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
         if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
         if let size { _ = try parseSize(size, option: "--size") }
@@ -117,7 +127,8 @@ struct ReplayCommand: ParsableCommand {
         options.camera = camera.setup(size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius
         options.fixedPosition = try fusion.fixedPosition()
-        options.fps = fps
+        options.fps = fps ?? 2
+        options.footage = FootageOptions(path: footage, offset: footageOffset.flatMap(FootageOptions.parseOffset), maxRate: fps)
         options.jobs = jobs
         options.magnetic = fusion.magnetic
         options.date = fusion.magneticModelDate

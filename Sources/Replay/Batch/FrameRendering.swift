@@ -18,10 +18,12 @@ struct RenderContext: Sendable {
     var tally: RenderTally
 }
 
-/// A frame to draw: its record, still and render-journal key.
+/// A frame to draw: its record, still (or decoded video frame) and render-journal key.
 struct FrameJob: Sendable {
     var record: FrameRecord
     var still: URL?
+    /// A video frame, decoded in order before the job is handed out.
+    var background: RasterImage?
     var key: String
 }
 
@@ -35,6 +37,7 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                 let record = jobs[i].record
                 try context.journal.willWrite(frame: record.index)
                 let image = try context.pipeline.draw(record) {
+                    if let decoded = jobs[i].background { return .still(decoded) }
                     guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
                     do { return .still(try loadStill(url, maxPixels: context.maxStillPixels)) } catch let e as InputError {
                         throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine)

@@ -141,7 +141,7 @@ public enum TrackMap {
 
         // A cone every `coneInterval` seconds of frames, the camera's horizontal field of view,
         // a sixth of the map's shorter side long.
-        let halfFOV = atan(max(camera.cx, Double(camera.width) - camera.cx) / camera.fx) * 180 / .pi
+        let halfFOV = camera.halfHorizontalFOVDeg
         var nextTime = -Double.infinity
         for frame in frames where frame.time >= nextTime {
             nextTime = frame.time + coneInterval * 0.999

@@ -49,11 +49,27 @@ public enum CameraFile {
         var distortion: LensDistortion?
         if let d = dict["distortion"], !(d is NSNull) {
             guard let dd = d as? [String: Any] else { throw InputError(file: path, field: "distortion", "expected an object") }
-            distortion = LensDistortion(k1: try number("k1", in: dd, required: false) ?? 0,
+            var model = LensDistortion.Model.brownConrady
+            if let m = dd["model"] {
+                guard let s = m as? String, let parsed = LensDistortion.Model(rawValue: s) else {
+                    throw InputError(file: path, field: "distortion.model",
+                                     "expected one of \(LensDistortion.Model.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                model = parsed
+            }
+            if model == .fisheye, let stray = ["p1", "p2"].first(where: { dd[$0] != nil }) {
+                throw InputError(file: path, field: "distortion.\(stray)", "a fisheye lens has k1…k4 only (OpenCV's cv::fisheye model)")
+            }
+            if model == .brownConrady, dd["k4"] != nil {
+                throw InputError(file: path, field: "distortion.k4", "k4 belongs to the fisheye model: add \"model\": \"fisheye\"")
+            }
+            distortion = LensDistortion(model: model,
+                                        k1: try number("k1", in: dd, required: false) ?? 0,
                                         k2: try number("k2", in: dd, required: false) ?? 0,
                                         p1: try number("p1", in: dd, required: false) ?? 0,
                                         p2: try number("p2", in: dd, required: false) ?? 0,
-                                        k3: try number("k3", in: dd, required: false) ?? 0)
+                                        k3: try number("k3", in: dd, required: false) ?? 0,
+                                        k4: try number("k4", in: dd, required: false) ?? 0)
         }
         var orientation = DeviceOrientation.portrait
         if let o = dict["orientation"] {

@@ -74,7 +74,7 @@ public struct CameraSetup: Sendable {
     }
 
     private func fitted(_ c: CameraIntrinsics, file: String, stillSize: (width: Int, height: Int)?) throws -> CameraIntrinsics {
-        if size != nil { return scaled(c) }
+        if size != nil { return sized(c) }
         guard let still = stillSize, still.width != c.width || still.height != c.height else { return c }
         let cameraAspect = Double(c.width) / Double(c.height), stillAspect = Double(still.width) / Double(still.height)
         guard abs(cameraAspect / stillAspect - 1) < 0.01 else {
@@ -84,7 +84,8 @@ public struct CameraSetup: Sendable {
         return c.scaled(toWidth: still.width, height: still.height)
     }
 
-    private func scaled(_ c: CameraIntrinsics) -> CameraIntrinsics {
+    /// A camera for the output: scaled to `--size` when given.
+    func sized(_ c: CameraIntrinsics) -> CameraIntrinsics {
         guard let size else { return c }
         return c.scaled(toWidth: size.width, height: size.height)
     }

@@ -32,8 +32,7 @@ func paintFrame(_ record: FrameRecord, overlay: FrameOverlay, style: CardStyle,
     let cameraView = fraction < 1 ? try renderFrame(drawing(for: record, background: try background(), overlay: overlay), style: style) : nil
     guard fraction > 0, let flatMap = overlay.flatMap else { return cameraView! }
     let c = record.camera
-    let halfFOV = atan(max(c.cx, Double(c.width) - c.cx) / c.fx) * 180 / .pi
-    let map = try renderMap(flatMap.drawing(for: record, facing: record.facingAzimuth, halfAngleDeg: halfFOV,
+    let map = try renderMap(flatMap.drawing(for: record, facing: record.facingAzimuth, halfAngleDeg: c.halfHorizontalFOVDeg,
                                             width: c.width, height: c.height))
     return cameraView.map { $0.crossFade(to: map, fraction: fraction) } ?? map
 }

@@ -71,10 +71,10 @@ public struct FramePipeline: Sendable {
     }
 
     /// Frame `index` (from 1) at `time`, the device at `location` with `pose`.
-    public func annotate(index: Int, time: Double, logLine: Int?, still: String?, image: String, location: GPSFix, pose: Pose,
-                         sequence: inout FrameSequence) throws -> FrameRecord {
+    public func annotate(index: Int, time: Double, logLine: Int?, still: String?, footage: FootageStamp? = nil, image: String,
+                         location: GPSFix, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
         let hits = try pois?.hits(around: location.coordinate) ?? []
-        var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still,
+        var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still, footage: footage,
                                  location: location, pose: pose, camera: camera,
                                  annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: pose,
                                                                  memory: &sequence.memory, time: time))

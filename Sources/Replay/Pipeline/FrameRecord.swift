@@ -26,6 +26,21 @@ public struct FrameAnnotation: Sendable, Equatable {
     }
 }
 
+/// Which footage frame a frame is drawn over (the manifest's `footage`, `footage_frame` and
+/// `footage_time_s`).
+public struct FootageStamp: Sendable, Equatable {
+    /// Its time on the footage's own clock, seconds (a video's timeline; stills: since 1970).
+    public var time: Double
+    /// The video's file name (nil: a still, named by the record's `still`).
+    public var video: String?
+    /// The video frame's number, from 1 in presentation order.
+    public var frame: Int?
+
+    public init(time: Double, video: String? = nil, frame: Int? = nil) {
+        self.time = time; self.video = video; self.frame = frame
+    }
+}
+
 /// One rendered frame: the manifest line and everything needed to draw it.
 public struct FrameRecord: Sendable {
     /// 1-based frame number.
@@ -35,8 +50,11 @@ public struct FrameRecord: Sendable {
     public var logLine: Int?
     /// Output image file name (relative to the output folder).
     public var image: String
-    /// The still's path as written in the log (relative to the log's folder).
+    /// The still's path as written in the log (relative to the log's folder), or a footage
+    /// still's (its folder's name and its file name).
     public var still: String?
+    /// The footage frame under this frame, when the frames are the footage's.
+    public var footage: FootageStamp?
     public var location: GPSFix
     public var pose: Pose
     public var camera: CameraIntrinsics
@@ -61,6 +79,11 @@ public struct FrameRecord: Sendable {
         w.number("time", time, decimals: 6)
         w.string("image", image)
         w.string("still", still)
+        if let footage {
+            if let video = footage.video { w.string("footage", video) }
+            if let frame = footage.frame { w.int("footage_frame", frame) }
+            w.number("footage_time_s", footage.time, decimals: 6)
+        }
         w.beginObject("location")
         w.number("lat", location.coordinate.latitude)
         w.number("lon", location.coordinate.longitude)
@@ -88,7 +111,12 @@ public struct FrameRecord: Sendable {
         w.number("cy", camera.cy)
         if let d = camera.distortion, !d.isZero {
             w.beginObject("distortion")
-            w.number("k1", d.k1); w.number("k2", d.k2); w.number("p1", d.p1); w.number("p2", d.p2); w.number("k3", d.k3)
+            if d.model == .fisheye {
+                w.string("model", d.model.rawValue)
+                w.number("k1", d.k1); w.number("k2", d.k2); w.number("k3", d.k3); w.number("k4", d.k4)
+            } else {
+                w.number("k1", d.k1); w.number("k2", d.k2); w.number("p1", d.p1); w.number("p2", d.p2); w.number("k3", d.k3)
+            }
             w.endObject()
         }
         w.endObject()

@@ -136,7 +136,7 @@ public struct FrameOverlay: Sendable {
             drawing.status = StatusDrawing(accuracy: record.location.horizontalAccuracy, time: clock ? clockText(record.time) : "")
         }
         if hud.contains(.radar) {
-            let halfFOV = atan(max(camera.cx, Double(camera.width) - camera.cx) / camera.fx) * 180 / .pi
+            let halfFOV = camera.halfHorizontalFOVDeg
             let blips = record.annotations.map {
                 RadarBlip(bearing: $0.bearing, distance: $0.distance, category: $0.poi.category, labelled: $0.visible)
             }

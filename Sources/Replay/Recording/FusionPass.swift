@@ -4,13 +4,24 @@ import PhoneImport
 import POIARCore
 import SensorLog
 
-/// A frame found while fusing: a `frame` row of the log, or a synthetic one made at `--fps`.
+/// A frame found while fusing: a `frame` row of the log, a synthetic one made at `--fps`, or a
+/// frame of the footage.
 public struct FrameEvent: Sendable {
     public var time: Double
-    /// Line of the frame row; nil for frames made at a fixed rate.
+    /// Line of the frame row; nil for frames made at a fixed rate and footage frames.
     public var line: Int?
     public var still: String?
+    /// The footage frame's index (`FootageSource.frames`); nil when the frame is not footage's.
+    public var footage: Int?
     public var pose: Pose
+}
+
+/// A frame wanted, before it has a pose.
+struct FrameSlot {
+    var time: Double
+    var line: Int?
+    var still: String?
+    var footage: Int?
 }
 
 /// What one pass over a log yields: frames with their poses, and the GPS track.
@@ -24,6 +35,8 @@ public struct FusionResult: Sendable {
     /// Whether the poses' heading is referenced to the field (false: relative, the log has no
     /// magnetometer; see `AttitudeSeries.headingIsAbsolute`).
     public var headingIsAbsolute: Bool = true
+    /// Footage frames outside the log's span, which got no frame.
+    public var footageOutside = 0
 }
 
 extension FusionPass {
@@ -57,6 +70,10 @@ public struct FusionPass {
     public var params: ComplementaryFilterParams
     /// Frames per second for logs without frame rows (nil: only the log's frame rows).
     public var fps: Double?
+    /// The footage's frames on the log's clock (time order), wanted instead of the log's
+    /// frame rows and `fps`: `index` is the footage frame. Those outside the log's span get no
+    /// frame (`FusionResult.footageOutside` counts them).
+    public var footageFrames: [(time: Double, index: Int)]?
     /// Called for each fused gyro sample once there is a pose (the pose CSV), in time order.
     public var onPose: ((Double, Pose) throws -> Void)?
     /// Called after each gyro sample with the whole filter (its state, for tracing; offline:
@@ -185,16 +202,18 @@ public struct FusionPass {
             for i in 0..<series.count { try onPose(series.times[i], Pose(series[i])) }
         }
         var frames: [FrameEvent] = []
-        frames.reserveCapacity(log.frameRows.count)
-        for f in log.frames(fps: fps) {
+        let slots = log.frames(fps: fps, footage: footageFrames)
+        frames.reserveCapacity(slots.count)
+        for f in slots {
             guard let q = series.orientation(at: f.time) else {
                 throw InputError(file: reader.path, line: f.line,
                                  "cannot fuse a pose for the frames: the log has no \(log.counts["accel"] == nil ? "accel" : "usable accel") samples")
             }
-            frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, pose: Pose(q)))
+            frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q)))
         }
         return FusionResult(frames: frames, track: log.track, metadata: reader.metadata, sampleCounts: log.counts,
-                            firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute)
+                            firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute,
+                            footageOutside: (footageFrames?.count ?? 0) - (footageFrames == nil ? 0 : slots.count))
     }
 
     // MARK: - Causal
@@ -207,7 +226,7 @@ public struct FusionPass {
         }
         var filter = ComplementaryFilter(params: params)
         var frames: [FrameEvent] = []
-        var waiting: [(time: Double, line: Int?, still: String?)] = []  // frames before the filter is ready
+        var waiting: [FrameSlot] = []  // frames before the filter is ready
         var track = GPSTrack()
         var gyroCount = 0, accelCount = 0, magCount = 0, gpsCount = 0, frameCount = 0, orientationCount = 0  // per sensor
         var firstTime: Double?, lastTime: Double?
@@ -216,14 +235,31 @@ public struct FusionPass {
         var syntheticCount = 0
         var headingIsAbsolute: Bool?
 
-        func addFrame(_ time: Double, _ line: Int?, _ still: String?) {
-            if let pose = filter.pose { frames.append(FrameEvent(time: time, line: line, still: still, pose: pose)) }
-            else { waiting.append((time, line, still)) }
+        func addFrame(_ slot: FrameSlot) {
+            if let pose = filter.pose {
+                frames.append(FrameEvent(time: slot.time, line: slot.line, still: slot.still, footage: slot.footage, pose: pose))
+            } else {
+                waiting.append(slot)
+            }
+        }
+        // Footage frames, wanted as the log reaches their times; those before its first sample
+        // are outside it.
+        var nextFootage = 0
+        var footageOutside = 0
+        func emitFootage(before t: Double, inclusive: Bool) {
+            guard let footageFrames else { return }
+            while nextFootage < footageFrames.count,
+                  footageFrames[nextFootage].time < t || (inclusive && footageFrames[nextFootage].time <= t) {
+                let f = footageFrames[nextFootage]
+                if f.time < firstTime! { footageOutside += 1 } else { addFrame(FrameSlot(time: f.time, footage: f.index)) }
+                nextFootage += 1
+            }
         }
         func emitSynthetic(before t: Double, inclusive: Bool) {
-            guard let fps, !hasFrameRows, var next = nextSyntheticFrame else { return }
+            emitFootage(before: t, inclusive: inclusive)
+            guard let fps, footageFrames == nil, !hasFrameRows, var next = nextSyntheticFrame else { return }
             while next < t || (inclusive && next <= t) {
-                addFrame(next, nil, nil)
+                addFrame(FrameSlot(time: next))
                 syntheticCount += 1
                 next = firstTime! + Double(syntheticCount) / fps
             }
@@ -257,13 +293,14 @@ public struct FusionPass {
                 if stopAtFirstUsableFix && TrueNorth.isUsable(fix) { throw FirstUsableFix(fix: fix) }
                 track.add(fix)
             case .frame(let time, let still):
+                guard footageFrames == nil else { break }  // the footage's frames replace the log's
                 if !hasFrameRows {
                     // The log has its own frames: drop any made at --fps before this row.
                     hasFrameRows = true
                     frames.removeAll { $0.line == nil }
                     waiting.removeAll { $0.line == nil }
                 }
-                addFrame(time, record.line, still)
+                addFrame(FrameSlot(time: time, line: record.line, still: still))
             case .orientation:
                 break  // the phone's own attitude: not fused
             }
@@ -271,11 +308,12 @@ public struct FusionPass {
                 headingIsAbsolute = filter.state.headingIsAbsolute
                 // Frames before the first accelerometer (and magnetometer) samples take the
                 // first attitude they give.
-                for w in waiting { frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, pose: pose)) }
+                for w in waiting { frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, footage: w.footage, pose: pose)) }
                 waiting.removeAll()
             }
         }
         if let lastTime { emitSynthetic(before: lastTime, inclusive: true) }
+        footageOutside += (footageFrames?.count ?? 0) - nextFootage
         if !waiting.isEmpty {
             throw InputError(file: reader.path, line: waiting[0].line,
                              "cannot fuse a pose for the frames: the log has no \(accelCount == 0 ? "accel" : "usable accel") samples")
@@ -288,7 +326,8 @@ public struct FusionPass {
                           ("orientation", orientationCount)]
         where n > 0 { counts[name] = n }
         return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
-                            firstTime: firstTime, lastTime: lastTime, headingIsAbsolute: headingIsAbsolute ?? true)
+                            firstTime: firstTime, lastTime: lastTime, headingIsAbsolute: headingIsAbsolute ?? true,
+                            footageOutside: footageOutside)
     }
 }
 
@@ -297,7 +336,7 @@ public struct FusionPass {
 struct LoadedLog {
     var recording = SensorRecording()
     var track = GPSTrack()
-    var frameRows: [(time: Double, line: Int?, still: String?)] = []
+    var frameRows: [FrameSlot] = []
     /// The phone's own attitude (`orientation` rows), for `--pose-source phone`.
     var orientations: [(time: Double, attitude: Quaternion)] = []
     var counts: [String: Int] = [:]
@@ -322,7 +361,7 @@ struct LoadedLog {
                 log.track.add(fix)
             case .frame(let time, let still):
                 frame += 1
-                log.frameRows.append((time, record.line, still))
+                log.frameRows.append(FrameSlot(time: time, line: record.line, still: still))
             case .orientation(let time, let attitude):
                 orientation += 1
                 log.orientations.append((time, attitude))
@@ -338,16 +377,21 @@ struct LoadedLog {
         return log
     }
 
-    /// The frames to give poses: the log's frame rows, or without them one every 1/fps s from
-    /// the log's first time to its last (as the causal pass makes them).
-    func frames(fps: Double?) -> [(time: Double, line: Int?, still: String?)] {
+    /// The frames to give poses: the footage's frames within the log's span; else the log's
+    /// frame rows, or without them one every 1/fps s from the log's first time to its last (as
+    /// the causal pass makes them).
+    func frames(fps: Double?, footage: [(time: Double, index: Int)]? = nil) -> [FrameSlot] {
+        if let footage {
+            guard let first = firstTime, let last = lastTime else { return [] }
+            return footage.filter { $0.time >= first && $0.time <= last }.map { FrameSlot(time: $0.time, footage: $0.index) }
+        }
         if !frameRows.isEmpty { return frameRows }
         guard let fps, let first = firstTime, let last = lastTime else { return [] }
-        var out: [(time: Double, line: Int?, still: String?)] = []
+        var out: [FrameSlot] = []
         var n = 0
         var t = first
         while t <= last {
-            out.append((t, nil, nil))
+            out.append(FrameSlot(time: t))
             n += 1
             t = first + Double(n) / fps
         }

@@ -15,7 +15,7 @@ public enum LogFolderPath {
     public static func resolve(_ value: String, key: String, logFolder: URL, logPath: String?) throws -> URL {
         let folder = logFolder.standardizedFileURL.path
         func refuse() -> InputError {
-            let option = ["pois": "--pois", "camera": "--camera", "stills": "--stills"][key].map { " (\($0) on the command line may name one anywhere)" } ?? ""
+            let option = ["pois": "--pois", "camera": "--camera", "stills": "--stills", "footage": "--footage"][key].map { " (\($0) on the command line may name one anywhere)" } ?? ""
             return InputError(file: logPath ?? folder, field: key,
                               "the log's path \"\(value)\" leaves the log's folder \(folder); paths in a log must stay inside it\(option)")
         }

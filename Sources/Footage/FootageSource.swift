@@ -1,0 +1,72 @@
+import Foundation
+import POIARCore
+
+/// A recording's camera images: a video (MP4, MOV, …, decoded by `VideoDecoder`) or a folder of
+/// stills named by their capture times (`StillSequence`), as one list of frames on the
+/// footage's own clock.
+public final class FootageSource {
+    public enum Kind: Sendable, Equatable { case video, stills }
+
+    /// What a footage time counts from.
+    public enum Clock: Sendable, Equatable {
+        /// Seconds from the video's own time 0 (its container's timeline).
+        case clip
+        /// Seconds since the Unix epoch, UTC (stills named by capture time).
+        case utc
+    }
+
+    /// One frame of the footage.
+    public struct Frame: Sendable, Equatable {
+        /// Footage time, seconds on `clock`.
+        public var time: Double
+        /// The still's file name, or the video's file name.
+        public var name: String
+    }
+
+    public let path: String
+    public let kind: Kind
+    public let clock: Clock
+    /// Every frame, in time order.
+    public let frames: [Frame]
+    /// The video's decoder (nil for stills): frames are decoded in order, on one thread.
+    public let video: VideoDecoder?
+    /// Whether the video is a GoPro's (it carries GoPro's GPMF telemetry track), for the
+    /// default camera model.
+    public let isGoPro: Bool
+
+    /// Opens `path`: a folder is a stills sequence, a file a video. Errors name the file.
+    public init(path: String, notice: (String) -> Void = { _ in }) throws {
+        self.path = path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw InputError(file: path, "no such file or folder (--footage takes a video or a folder of stills named by capture time)")
+        }
+        if isDir.boolValue {
+            let stills = try StillSequence(folder: path, notice: notice)
+            kind = .stills
+            clock = .utc
+            frames = stills.frames.map { Frame(time: $0.time, name: $0.name) }
+            video = nil
+            isGoPro = false
+        } else {
+            let decoder = try VideoDecoder(path: path)
+            kind = .video
+            clock = .clip
+            let name = URL(fileURLWithPath: path).lastPathComponent
+            frames = decoder.frameTimes.map { Frame(time: $0, name: name) }
+            video = decoder
+            isGoPro = decoder.carriesGoProTelemetry
+        }
+    }
+
+    /// The still file of frame `index` (stills only).
+    public func stillURL(_ index: Int) -> URL? {
+        kind == .stills ? URL(fileURLWithPath: path).appendingPathComponent(frames[index].name) : nil
+    }
+
+    /// Mean frames per second over the footage (nil with fewer than two frames).
+    public var frameRate: Double? {
+        guard frames.count >= 2, let first = frames.first?.time, let last = frames.last?.time, last > first else { return nil }
+        return Double(frames.count - 1) / (last - first)
+    }
+}

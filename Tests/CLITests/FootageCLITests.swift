@@ -1,0 +1,124 @@
+import Footage
+import Foundation
+import Rendering
+import Testing
+
+/// `replay --footage`: frames over a real video's frames (the GoPro walk) or a folder of
+/// stills named by capture time, at the right instants, the same whatever --jobs, --shard and
+/// --resume; and the footage's bad inputs, each one line naming the file.
+@Suite struct FootageCLITests {
+    var clip: String { sampleLogs.appendingPathComponent("gopro-walk.mp4").path }
+
+    /// The walk's first 12 s with the clip at log time 1 s, at 5 frames/s, without labels or
+    /// HUD: each frame must be the clip's frame, byte for byte.
+    @Test func framesAreTheVideosFramesAtTheirInstants() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 12), in: dir)
+        let out = dir.appendingPathComponent("out")
+        let run = try runPoiar(["replay", log.path, "--footage", clip, "--footage-offset", "1", "--fps", "5", "--hfov", "100",
+                                "--radius", "0.001", "--no-hud", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        // 315 frames at 29.97 fps span 10.48 s: one per 0.2 s bucket, 53 of them.
+        #expect(lines.count == 53)
+        let video = try VideoDecoder(path: clip)
+        for line in [lines[0], lines[17], lines[52]] {
+            let frame = try #require(line["footage_frame"] as? Int)
+            let footageTime = try #require(line["footage_time_s"] as? Double)
+            #expect(line["footage"] as? String == "gopro-walk.mp4")
+            #expect(abs(footageTime - video.frameTimes[frame - 1]) < 1e-6)
+            #expect(abs((line["time"] as! Double) - (footageTime + 1)) < 1e-6, "log time = footage time + offset")
+            let decoded = try video.frame(at: frame - 1)
+            let png = try loadStill(out.appendingPathComponent(line["image"] as! String))
+            #expect(png.width == 848 && png.height == 480)
+            #expect(png.pixels == decoded.pixels, "frame \(frame)")
+        }
+        #expect(run.stderr.contains("footage offset: 1.000 s (--footage-offset)"))
+    }
+
+    /// Every footage frame by default; byte-identical with --jobs 2, with two shards merged,
+    /// and after --resume of a run that lost frames.
+    @Test func footageFramesAreTheSameWhateverJobsShardsAndResume() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 4.2), in: dir)
+        let common = ["replay", log.path, "--footage", clip, "--footage-offset", "0.5", "--hfov", "100", "--filter", "cafe"]
+        let one = dir.appendingPathComponent("one"), two = dir.appendingPathComponent("two"), shards = dir.appendingPathComponent("shards")
+        #expect(try runPoiar(common + ["--out", one.path]).status == 0)
+        #expect(try runPoiar(common + ["--out", two.path, "--jobs", "2"]).status == 0)
+        for i in 0..<2 { #expect(try runPoiar(common + ["--out", shards.path, "--shard", "\(i)/2"]).status == 0) }
+        #expect(try runPoiar(["merge", shards.path]).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: one.path).filter { $0.hasPrefix("frame_") }.sorted()
+        // The log's 0…4.2 s holds footage 0…3.7 s: 111 frames of 29.97 fps.
+        #expect(names.count == 111)
+        for name in names {
+            let a = try Data(contentsOf: one.appendingPathComponent(name))
+            #expect(a == (try Data(contentsOf: two.appendingPathComponent(name))), "--jobs 2: \(name)")
+            #expect(a == (try Data(contentsOf: shards.appendingPathComponent(name))), "shards: \(name)")
+        }
+        #expect(try Data(contentsOf: one.appendingPathComponent("frames.jsonl")) == Data(contentsOf: shards.appendingPathComponent("frames.jsonl")))
+        // Lose frames 40…60 and resume: the video is decoded from the keyframe before frame 40.
+        for k in 40...60 { try FileManager.default.removeItem(at: two.appendingPathComponent(String(format: "frame_%06d.png", k))) }
+        let resumed = try runPoiar(common + ["--out", two.path, "--resume"])
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        for name in names { #expect(try Data(contentsOf: one.appendingPathComponent(name)) == Data(contentsOf: two.appendingPathComponent(name)), "resume: \(name)") }
+    }
+
+    /// Stills named by epoch milliseconds are placed by the log's start_utc (2025-06-14T10:02:11Z).
+    @Test func stillsNamedByCaptureTimeArePlacedByTheLogsStart() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 6), in: dir)
+        let camera = dir.appendingPathComponent("Camera")
+        try FileManager.default.createDirectory(at: camera, withIntermediateDirectories: true)
+        let lund = packageRoot.appendingPathComponent("Tests/Fixtures/stills/lund-01.jpg")
+        for ms in [1_749_895_333_000, 1_749_895_333_500, 1_749_895_334_250] {
+            try FileManager.default.copyItem(at: lund, to: camera.appendingPathComponent("\(ms).jpg"))
+        }
+        try Data("notes".utf8).write(to: camera.appendingPathComponent("README.txt"))
+        let out = dir.appendingPathComponent("out")
+        let run = try runPoiar(["replay", log.path, "--footage", camera.path, "--hfov", "60", "--filter", "cafe", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        #expect(lines.map { $0["time"] as! Double } == [2.0, 2.5, 3.25])
+        #expect(lines[0]["still"] as? String == "Camera/1749895333000.jpg")
+        #expect(abs((lines[2]["footage_time_s"] as! Double) - 1_749_895_334.25) < 1e-6)
+        #expect(lines[0]["footage"] == nil)
+        #expect(run.stderr.contains("1 file(s) that are not stills left alone (README.txt)"))
+    }
+
+    @Test func badFootageIsOneLineNamingTheFileAndWritesNothing() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 3), in: dir)
+        // A stills folder with a name that is no capture time.
+        let stills = dir.appendingPathComponent("stills")
+        try FileManager.default.createDirectory(at: stills, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Tests/Fixtures/stills/lund-01.jpg"),
+                                         to: stills.appendingPathComponent("IMG_0001.jpg"))
+        // A truncated clip, and one that is not a video at all.
+        let truncated = dir.appendingPathComponent("cut.mp4")
+        try Data(contentsOf: URL(fileURLWithPath: clip)).prefix(200_000).write(to: truncated)
+        let notVideo = dir.appendingPathComponent("notes.mp4")
+        try Data("just text".utf8).write(to: notVideo)
+        let cases: [([String], String, String)] = [
+            (["--footage", stills.path], stills.appendingPathComponent("IMG_0001.jpg").path, "not a capture time"),
+            (["--footage", truncated.path], truncated.path, "truncated"),
+            (["--footage", notVideo.path], notVideo.path, "not a video file"),
+            (["--footage", clip, "--footage-offset", "100"], clip, "no footage frame falls within the log"),
+            (["--footage", dir.appendingPathComponent("missing.mp4").path], dir.appendingPathComponent("missing.mp4").path, "no such file"),
+        ]
+        for (args, file, words) in cases {
+            let out = dir.appendingPathComponent("out")
+            let run = try runPoiar(["replay", log.path, "--hfov", "100", "--out", out.path] + args)
+            #expect(run.status != 0, "\(args)")
+            let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("poiar: error:") }
+            #expect(errors.count == 1 && errors[0].contains(file) && errors[0].contains(words), "\(args): \(run.stderr)")
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            #expect(left.filter { $0.hasSuffix(".png") || $0 == "frames.jsonl" }.isEmpty, "\(args): \(left)")
+        }
+        let bad = try runPoiar(["replay", log.path, "--footage", clip, "--footage-offset", "soon"])
+        #expect(bad.status != 0 && bad.stderr.contains("--footage-offset"))
+    }
+}
