@@ -119,7 +119,9 @@ public final class VideoDecoder {
     /// convert it their own way (`GreyVideoFrames`).
     func decodedFrame(at index: Int) throws -> UnsafeMutablePointer<AVFrame> {
         precondition(index >= 0 && index < frameCount, "frame \(index) outside 0..<\(frameCount)")
-        if nextIndex == nil || index < nextIndex! || index > nextIndex! + VideoDecoder.seekAheadFrames {
+        // A fresh decoder reads from the file's start without seeking: a single image (a JPEG
+        // opened by libavformat's image demuxer) cannot seek.
+        if index < (nextIndex ?? 0) || index > (nextIndex ?? 0) + VideoDecoder.seekAheadFrames {
             try seek(toFrame: index)
         }
         while true {
