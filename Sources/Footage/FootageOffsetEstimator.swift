@@ -19,7 +19,11 @@ public struct FootageOffsetEstimator: Sendable {
         /// (the cost rises over ~0.05–0.1 s), so the scan cannot step over it.
         public var coarseStep = 0.01
         /// Step of the fine scan, s; the parabola interpolates below it.
-        public var fineStep = 0.001
+        public var fineStep = 0.002
+        /// Half-width of the fine scan around the coarse minimum, s: wide enough that the
+        /// bootstrap's resampled minima are not clipped at its ends (their spread reaches 10 ms on
+        /// a 10-second clip with one turn).
+        public var fineHalfWidth = 0.05
         /// Pairs whose image shift is less clear than this are left out (a cut, blur).
         public var minQuality = 0.05
         /// A longer interval between gyro samples is a gap: no pair is integrated across it, s.
@@ -91,7 +95,7 @@ public struct FootageOffsetEstimator: Sendable {
         }
 
         // Fine scan across the valley, with the pairs covered over the whole window.
-        let lo = coarse[best].offset - 2 * params.coarseStep, hi = coarse[best].offset + 2 * params.coarseStep
+        let lo = coarse[best].offset - params.fineHalfWidth, hi = coarse[best].offset + params.fineHalfWidth
         let fineCount = Int(((hi - lo) / params.fineStep).rounded()) + 1
         let grid = (0..<fineCount).map { lo + Double($0) * params.fineStep }
         let used = pairs.filter { integral.rotation(from: $0.start + lo, to: $0.end + hi) != nil }
