@@ -217,17 +217,3 @@ public struct FootageOffsetEstimator: Sendable {
         return candidate
     }
 }
-
-/// SplitMix64 (Steele, Lea & Flood 2014): a small seeded generator, so the bootstrap is
-/// repeatable.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

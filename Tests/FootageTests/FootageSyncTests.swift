@@ -83,8 +83,8 @@ struct PannedScene: GreyFrameSource {
     init(offset: Double, readout: Double = 0, amplitude: Double = 0.25) {
         self.offset = offset; self.readout = readout
         frameTimes = (0..<200).map { Double($0) * 1001 / 30000 }
-        var rng = SeededNoise(seed: 7)
-        let waves = (0..<12).map { _ in (axis: Int(rng.next() * 3) % 3, frequency: 0.4 + 2.6 * rng.next(), phase: 2 * Double.pi * rng.next()) }
+        var rng = SplitMix64(seed: 7)
+        let waves = (0..<12).map { _ in (axis: Int(rng.uniform() * 3) % 3, frequency: 0.4 + 2.6 * rng.uniform(), phase: 2 * Double.pi * rng.uniform()) }
         func rate(_ t: Double) -> Vector3 {
             var r = [0.0, 0.0, 0.0]
             for w in waves { r[w.axis] += amplitude * sin(2 * Double.pi * w.frequency * t + w.phase) }
@@ -94,7 +94,7 @@ struct PannedScene: GreyFrameSource {
         // A gyro's white noise, 0.003 rad/s (0.17°/s) a sample, as a phone's.
         gyro = (0...Int(11.5 / dt)).map { k in
             let t = -1 + Double(k) * dt
-            let noise = Vector3(rng.next() - 0.5, rng.next() - 0.5, rng.next() - 0.5) * (0.003 * 12.0.squareRoot())
+            let noise = Vector3(rng.uniform() - 0.5, rng.uniform() - 0.5, rng.uniform() - 0.5) * (0.003 * 12.0.squareRoot())
             return (time: t, rate: rate(t) + noise)
         }
         // The rotation angle about x and y, integrated finely so the picture's position is exact.
@@ -115,11 +115,11 @@ struct PannedScene: GreyFrameSource {
     /// Smooth noise: random values on coarse grids (64, 16 and 6 px), bilinearly interpolated
     /// and summed.
     static let texture: [Float] = {
-        var rng = SeededNoise(seed: 11)
+        var rng = SplitMix64(seed: 11)
         var tex = [Float](repeating: 0, count: textureSide * textureSide)
         for cell in [64, 16, 6] {
             let n = textureSide / cell + 2
-            let grid = (0..<(n * n)).map { _ in Float(rng.next()) }
+            let grid = (0..<(n * n)).map { _ in Float(rng.uniform()) }
             for y in 0..<textureSide {
                 for x in 0..<textureSide {
                     let fx = Double(x) / Double(cell), fy = Double(y) / Double(cell)
@@ -147,8 +147,8 @@ struct PannedScene: GreyFrameSource {
         var frame = render(position: nil, time: frameTimes[index] + offset)
         frame.time = frameTimes[index]
         // Sensor noise: ±2 grey levels.
-        var rng = SeededNoise(seed: UInt64(index) + 1000)
-        for i in frame.pixels.indices { frame.pixels[i] = UInt8(max(0, min(255, Double(frame.pixels[i]) + 4 * (rng.next() - 0.5)))) }
+        var rng = SplitMix64(seed: UInt64(index) + 1000)
+        for i in frame.pixels.indices { frame.pixels[i] = UInt8(max(0, min(255, Double(frame.pixels[i]) + 4 * (rng.uniform() - 0.5)))) }
         return frame
     }
 
@@ -169,18 +169,5 @@ struct PannedScene: GreyFrameSource {
             }
         }
         return GreyFrame(width: size.width, height: size.height, pixels: pixels, time: time)
-    }
-}
-
-/// A repeatable uniform generator in 0..<1 (SplitMix64).
-struct SeededNoise {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
 }
