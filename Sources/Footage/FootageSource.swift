@@ -11,7 +11,8 @@ public final class FootageSource {
     public enum Clock: Sendable, Equatable {
         /// Seconds from the video's own time 0 (its container's timeline).
         case clip
-        /// Seconds since the Unix epoch, UTC (stills named by capture time).
+        /// Seconds since the Unix epoch, UTC (stills named by capture time, a phone video's
+        /// per-frame capture times).
         case utc
     }
 
@@ -51,12 +52,30 @@ public final class FootageSource {
         } else {
             let decoder = try VideoDecoder(path: path)
             kind = .video
-            clock = .clip
             let name = URL(fileURLWithPath: path).lastPathComponent
-            frames = decoder.frameTimes.map { Frame(time: $0, name: name) }
+            // A phone's video with each frame's capture time (Sensor Logger): on the UTC clock.
+            if let samples = try CaptureTimeTrack.read(path: path),
+               let times = CaptureTimeTrack.captureTimes(frameTimes: decoder.frameTimes, samples: samples) {
+                clock = .utc
+                frames = times.map { Frame(time: $0, name: name) }
+                notice("\(path): each frame's capture time from its timed-metadata track (\(samples.count) samples)")
+            } else {
+                clock = .clip
+                frames = decoder.frameTimes.map { Frame(time: $0, name: name) }
+            }
             video = decoder
             isGoPro = decoder.carriesGoProTelemetry
         }
+    }
+
+    /// Stills whose bytes are read elsewhere (a phone export's zip): `display` names them.
+    public init(stills: StillSequence, display: String) {
+        path = display
+        kind = .stills
+        clock = .utc
+        frames = stills.frames.map { Frame(time: $0.time, name: $0.name) }
+        video = nil
+        isGoPro = false
     }
 
     /// The still file of frame `index` (stills only).

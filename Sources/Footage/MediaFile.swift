@@ -102,9 +102,11 @@ public final class MediaFile {
     /// Whether the file starts as an ISO base media file (MP4, MOV, a GoPro clip): its first
     /// box is `ftyp` (bytes 4–7), by ISO/IEC 14496-12.
     public static func looksLikeISOMedia(path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue,
+              let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let head = handle.readData(ofLength: 8)
+        guard let head = try? handle.read(upToCount: 8) else { return false }
         return head.count == 8 && head.suffix(4).elementsEqual("ftyp".utf8)
     }
 

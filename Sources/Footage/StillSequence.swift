@@ -19,13 +19,19 @@ public struct StillSequence: Sendable {
     /// same time, or a folder without images is an error naming the file or folder; other
     /// files (a `.txt`, a sidecar) are left alone, said by `notice`.
     public init(folder: String, notice: (String) -> Void = { _ in }) throws {
-        self.folder = folder
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
         } catch {
             throw InputError(file: folder, "cannot list the stills folder: \(error.localizedDescription)")
         }
+        try self.init(names: names, folder: folder, notice: notice)
+    }
+
+    /// The stills among `names`, the files of `folder` (which may be inside an archive: it
+    /// only names them in messages).
+    public init(names: [String], folder: String, notice: (String) -> Void = { _ in }) throws {
+        self.folder = folder
         var found: [(time: Double, name: String)] = []
         var others: [String] = []
         for name in names {

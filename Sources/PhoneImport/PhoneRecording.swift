@@ -125,14 +125,16 @@ private final class NoticeBox {
 }
 
 /// Opens a recording for `replay`, `pose` and `convert`: a folder or a zip archive is a phone
-/// app's export (`PhoneRecording`); any other file is a `poiar-log/1` log (`.csv`/`.csv.gz`).
+/// app's export (`PhoneRecording`); an MP4/MOV is a GoPro clip read through its GPMF telemetry
+/// track (`GoProRecording`; one without the track is refused, naming what is missing); any
+/// other file is a `poiar-log/1` log (`.csv`/`.csv.gz`).
 public func openLogSource(path: String) throws -> LogSource {
     var isDir: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
         return try PhoneRecording(path: path)
     }
     if looksLikeISOMediaFile(path: path) {
-        throw InputError(file: path, "is an MP4/MOV video (an ISO media file): poiar reads sensor logs (poiar-log/1) and phone-app exports (Sensor Logger, phyphox), not video")
+        return try GoProRecording(path: path)
     }
     return try SensorLogReader(path: path)
 }

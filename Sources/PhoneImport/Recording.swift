@@ -75,14 +75,16 @@ final class RecordingContainer {
 
     /// The lines of the file `inner`, named `path/inner` in messages.
     func openLines(_ inner: String) throws -> LineReader {
-        let source: ByteStream
+        LineReader(stream: try openBytes(inner), display: display(inner), expected: "a CSV file")
+    }
+
+    /// The bytes of the file `inner` (a zip entry inflated as it is read).
+    func openBytes(_ inner: String) throws -> ByteStream {
         if let zip {
             guard let entry = zipEntries[inner] else { throw InputError(file: display(inner), "no such file in the archive") }
-            source = try zip.open(entry)
-        } else {
-            source = try FileByteStream(path: URL(fileURLWithPath: path).appendingPathComponent(inner).path)
+            return try zip.open(entry)
         }
-        return LineReader(stream: source, display: display(inner), expected: "a CSV file")
+        return try FileByteStream(path: URL(fileURLWithPath: path).appendingPathComponent(inner).path)
     }
 
     /// The CSV table of the file `inner`, its header read; nil when the file is empty (no

@@ -23,8 +23,31 @@ public struct CompassTapeDrawing: Sendable {
     public var cx: Double
     /// Bearings (degrees) and categories of POIs to mark on the tape.
     public var marks: [(bearing: Double, category: String)]
-    public init(heading: Double, fx: Double, cx: Double, marks: [(bearing: Double, category: String)] = []) {
-        self.heading = heading; self.fx = fx; self.cx = cx; self.marks = marks
+    /// A fisheye lens (`LensDistortion.Model.fisheye`): bearings fall at cx + fx·θ_d, not
+    /// cx + fx·tan θ, and the tape spans its whole field of view.
+    public var fisheye: LensDistortion?
+    public init(heading: Double, fx: Double, cx: Double, marks: [(bearing: Double, category: String)] = [],
+                fisheye: LensDistortion? = nil) {
+        self.heading = heading; self.fx = fx; self.cx = cx; self.marks = marks; self.fisheye = fisheye
+    }
+
+    /// Where a bearing `d` degrees off the heading falls from `cx`, pixels (nil where the lens
+    /// does not reach: 80° for a pinhole, whose tan θ runs away, 100° for a fisheye).
+    func offset(degreesOff d: Double) -> Double? {
+        if let fisheye {
+            guard abs(d) < 100 else { return nil }
+            return fx * fisheye.fisheyeAngle(d * .pi / 180)
+        }
+        guard abs(d) < 80 else { return nil }
+        return fx * tan(d * .pi / 180)
+    }
+
+    /// Degrees either side of the heading the tape shows on an image `width` wide.
+    func halfSpan(width: Double) -> Double {
+        let edge = max(cx, width - cx) / max(1, fx)
+        guard let fisheye else { return min(79.0, atan(edge) * 180 / .pi + 5) }
+        let camera = CameraIntrinsics(width: Int(width), height: 1, fx: fx, fy: fx, cx: cx, cy: 0.5, distortion: fisheye)
+        return min(99.0, camera.halfHorizontalFOVDeg + 5)
     }
 }
 
@@ -200,13 +223,11 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
     cairo_rectangle(cr, 0, 0, width, height)
     cairo_clip(cr)
 
-    // Where a bearing falls on the image's horizontal axis (nil beyond 80° off the axis).
+    // Where a bearing falls on the image's horizontal axis.
     func x(_ bearing: Double) -> Double? {
-        let d = angleDifference(bearing, tape.heading)
-        guard abs(d) < 80 else { return nil }
-        return tape.cx + tape.fx * tan(d * .pi / 180)
+        tape.offset(degreesOff: angleDifference(bearing, tape.heading)).map { tape.cx + $0 }
     }
-    let halfSpan = min(79.0, atan(max(tape.cx, width - tape.cx) / max(1, tape.fx)) * 180 / .pi + 5)
+    let halfSpan = tape.halfSpan(width: width)
     let first = Int(((tape.heading - halfSpan) / 5).rounded(.down)) * 5
     let last = Int(((tape.heading + halfSpan) / 5).rounded(.up)) * 5
     cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)

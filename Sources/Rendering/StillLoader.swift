@@ -19,8 +19,9 @@ public func loadStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws
     return try decodeStill(data, file: file, maxPixels: maxPixels)
 }
 
-/// Decodes still bytes by their format; `file` names them in errors.
-func decodeStill(_ data: Data, file: String, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
+/// Decodes still bytes by their format (turned upright as `loadStill`); `file` names them in
+/// errors.
+public func decodeStill(_ data: Data, file: String, maxPixels: Int = defaultMaxStillPixels) throws -> RasterImage {
     switch StillFormat(sniffing: data) {
     case .png:
         let image = try decodePNG(data, file: file, maxPixels: maxPixels)

@@ -19,8 +19,12 @@ public func probeStill(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throw
 /// `probeStill`, returning the size the still shows upright (its EXIF orientation applied):
 /// the size a decoded still has, found without decoding it.
 public func probeStillUpright(_ url: URL, maxPixels: Int = defaultMaxStillPixels) throws -> (width: Int, height: Int) {
-    let data = try readStill(url)
-    let (size, format) = try probeStillData(data, file: url.path, maxPixels: maxPixels)
+    try probeStillUpright(data: try readStill(url), file: url.path, maxPixels: maxPixels)
+}
+
+/// `probeStillUpright` of a still's bytes (read from an archive); `file` names it in errors.
+public func probeStillUpright(data: Data, file: String, maxPixels: Int = defaultMaxStillPixels) throws -> (width: Int, height: Int) {
+    let (size, format) = try probeStillData(data, file: file, maxPixels: maxPixels)
     let orientation = format == .png ? ExifReader.pngOrientation(data) : ExifReader.jpegOrientation(data)
     return orientation?.swapsAxes == true ? (size.height, size.width) : size
 }

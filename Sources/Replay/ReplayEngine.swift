@@ -131,12 +131,10 @@ public final class ReplayEngine {
         let stills: [URL?]
         let stillSize: (width: Int, height: Int)?
         if let footage = prepared.footage {
-            // The footage's stills (a video's frames are decoded as they are drawn).
-            stills = fused.frames.map { $0.footage.flatMap(footage.source.stillURL) }
-            if footage.source.kind == .stills {
-                _ = try StillCheck.checkAll(stills, frames: fused.frames, logPath: options.logPath, maxPixels: options.overlay.maxStillPixels)
-            }
-            stillSize = try footage.frameSize(maxStillPixels: options.overlay.maxStillPixels)
+            // The footage's stills on disk (a video's frames and zipped stills are decoded as
+            // they are drawn); every still used is probed first.
+            stills = fused.frames.map { footage.archived == nil ? $0.footage.flatMap(footage.source.stillURL) : nil }
+            stillSize = try footage.frameSize(used: fused.frames.compactMap(\.footage), maxStillPixels: options.overlay.maxStillPixels)
         } else {
             let stillsFolder = try options.overlay.stillsFolder(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath)
             stills = try fused.frames.map { frame -> URL? in
@@ -217,7 +215,8 @@ public final class ReplayEngine {
         var sequence = FrameSequence(calm: options.calm, flatMap: options.flatMap)
         var pending: PendingRender?
         let footage = prepared.footage
-        let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera, decodesVideo: footage?.source.video != nil,
+        let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera,
+                                               decodesVideo: footage?.source.video != nil || footage?.archived != nil,
                                                jobs: options.jobs)
         do {
             for chunkStart in stride(from: 0, to: total, by: chunkSize) {
@@ -243,7 +242,9 @@ public final class ReplayEngine {
                         written.tally.add(rendered: false)
                     } else {
                         // A video's frames are decoded here, in order, on this one thread.
-                        let decoded = try frame.footage.flatMap { record.isMapView ? nil : try footage!.decodeVideoFrame($0) }
+                        let decoded = try frame.footage.flatMap {
+                            record.isMapView ? nil : try footage!.decodeInOrder($0, maxStillPixels: options.overlay.maxStillPixels)
+                        }
                         work.append(FrameJob(record: record, still: frames.stills[i], background: decoded, key: key))
                     }
                 }

@@ -69,6 +69,9 @@ public struct LogMetadata: Equatable, Sendable {
     public var pois: String? { self["pois"] }
     public var stills: String? { self["stills"] }
     public var device: String? { self["device"] }
+    /// `footage`: the video whose time 0 is the log's time 0 (relative to the log's folder).
+    public static let footageKey = "footage"
+    public var footage: String? { self[LogMetadata.footageKey] }
     /// Set by an importer that has told the user the recording has no date (no `start_utc`),
     /// so that the north's explanation does not say it again. It describes a reading, not the
     /// data: `SensorLogFormat` does not write it (a log converted from the recording has not
@@ -86,6 +89,22 @@ public enum OrientationNorth: String, Sendable {
     /// (an arbitrary heading reference, or a disturbed field): its tilt is good, its heading not.
     case unknown
     public static let key = "orientation_north"
+}
+
+/// Whose estimate the `orientation` rows are (`# orientation_source:`): the phone's own fusion
+/// (the default, when the key is absent) or an action camera's (a GoPro's `CORI`). It names
+/// the source in notices; poiar treats both alike.
+public enum OrientationSource: String, Sendable {
+    case phone, camera
+    public static let key = "orientation_source"
+
+    /// "the phone's own orientation", "the camera's own orientation".
+    public var ownOrientation: String { "the \(rawValue)'s own orientation" }
+}
+
+extension LogMetadata {
+    /// `orientation_source`; `phone` when absent or unknown.
+    public var orientationSource: OrientationSource { self[OrientationSource.key].flatMap(OrientationSource.init(rawValue:)) ?? .phone }
 }
 
 /// The `orientation` row of poiar-log/1 holds a unit quaternion's vector part with w ≥ 0

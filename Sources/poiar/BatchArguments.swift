@@ -8,7 +8,7 @@ struct BatchArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Output size factor, in (0, 8]: frames, camera and every pixel position in frames.jsonl scaled (0.5: half size).")
     var scale: Double = 1
 
-    @Flag(help: "Also encode OUT/video.mp4 from the frames with ffmpeg (must be on PATH; checked first).")
+    @Flag(help: "Also encode OUT/video.mp4 from the frames (H.264, yuv420p).")
     var video = false
 
     @Option(name: .customLong("contact-sheet"), parsing: .unconditional, help: "Also write OUT/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")

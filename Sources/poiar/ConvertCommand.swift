@@ -7,10 +7,10 @@ import SensorLog
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a phone recording (Sensor Logger or phyphox export: a folder or zip of CSV files) to a poiar-log/1 log.",
+        abstract: "Convert a phone recording (Sensor Logger or phyphox export: a folder or zip of CSV files) or a GoPro clip's telemetry to a poiar-log/1 log.",
         discussion: "Rows are written in time order with fixed formats; a poiar-log/1 input is rewritten sorted. See docs/formats.md.")
 
-    @Argument(help: "The recording: a Sensor Logger or phyphox export (folder or .zip), or a poiar-log/1 log.")
+    @Argument(help: "The recording: a Sensor Logger or phyphox export (folder or .zip), a GoPro clip (.mp4/.mov with GPMF telemetry), or a poiar-log/1 log.")
     var input: String
 
     @Option(help: "Output poiar-log/1 CSV (written to a temporary file and renamed into place).")
@@ -21,7 +21,9 @@ struct ConvertCommand: ParsableCommand {
             let source = try openLogSource(path: input)
             source.onNotice = { printNotice($0) }
             let writer = try AtomicTextWriter(url: URL(fileURLWithPath: out))
-            for line in SensorLogFormat.headerLines(source.metadata) { try writer.write(line) }
+            let (metadata, footageNotice) = LogFolderPath.relocatingFootage(source.metadata, from: input, to: out)
+            if let footageNotice { printNotice(footageNotice) }
+            for line in SensorLogFormat.headerLines(metadata) { try writer.write(line) }
             var counts: [String: Int] = [:]
             var first: Double?, last: Double?
             while let record = try source.nextRecord() {

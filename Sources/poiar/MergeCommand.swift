@@ -11,7 +11,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Output folders, each holding every shard's frames and frames.shard-I-of-N.jsonl (several: one per log of a replay of several logs).")
     var dirs: [String]
 
-    @Flag(help: "Also encode DIR/video.mp4 from the frames with ffmpeg (must be on PATH; checked first).")
+    @Flag(help: "Also encode DIR/video.mp4 from the frames (H.264, yuv420p).")
     var video = false
 
     @Option(name: .customLong("contact-sheet"), parsing: .unconditional, help: "Also write DIR/contact-sheet.png: thumbnails of every Nth frame (1, 1+N, …).")
@@ -37,7 +37,7 @@ struct MergeCommand: ParsableCommand {
             var batch = BatchOptions()
             batch.video = video
             batch.contactSheetEvery = contactSheet
-            if video { _ = try VideoEncoder() }
+            if video, let notice = try VideoEncoder().notice { printNotice(notice) }
             var failed: [String] = []
             for dir in dirs {
                 let start = Date()

@@ -10,7 +10,7 @@ struct PoseCommand: ParsableCommand {
         commandName: "pose",
         abstract: "Fuse a sensor log into poses: time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg (one row per gyro sample).")
 
-    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording (Sensor Logger or phyphox export: folder or .zip).")
+    @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), a phone recording (Sensor Logger or phyphox export: folder or .zip), or a GoPro clip (.mp4/.mov with GPMF telemetry).")
     var log: String
 
     @Option(help: "Output CSV (written atomically). Default: stdout.")

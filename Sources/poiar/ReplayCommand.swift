@@ -8,7 +8,7 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Replay a sensor log: fuse the pose, place the POIs, write annotated PNG frames and frames.jsonl.")
 
-    @Argument(help: "Sensor logs (poiar-log/1, .csv or .csv.gz), phone recordings (Sensor Logger or phyphox export: folder or .zip), or folders of them.")
+    @Argument(help: "Sensor logs (poiar-log/1, .csv or .csv.gz), phone recordings (Sensor Logger or phyphox export: folder or .zip), or folders of them; or GoPro clips (.mp4/.mov with GPMF telemetry).")
     var logs: [String]
 
     @OptionGroup var selection: POISelectionArguments
@@ -97,7 +97,7 @@ struct ReplayCommand: ParsableCommand {
         var failed: [String] = []
         try reportingErrors {
             let inputs = try LogInputs.expand(logs, out: out) { printNotice($0) }
-            if batch.video { _ = try VideoEncoder() }  // once, not once per log
+            if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }  // once, not once per log
             for (n, input) in inputs.enumerated() {
                 if inputs.count > 1 { printNotice("replaying \(input.log) (\(n + 1) of \(inputs.count))") }
                 do {

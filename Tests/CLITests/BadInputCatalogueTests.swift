@@ -182,10 +182,20 @@ enum BadInputCatalogue {
     static let logs: [BadInput] = [
         BadInput(name: "log: empty file", make: { try put("", "log.csv", in: $0) },
                  arguments: replay("--pois", "log.csv"), location: #"log\.csv"#, message: "empty file, expected a poiar-log/1 log"),
-        BadInput(name: "log: a video (an MP4 file) given as the log",
+        BadInput(name: "log: an MP4 file with no more than its ftyp box",
                  make: { try put(Data([0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [UInt8](repeating: 0, count: 16)), "clip.mp4", in: $0) },
                  arguments: ["replay", "clip.mp4", "--pois", "pois.csv", "--out", "out"], location: #"clip\.mp4"#,
-                 message: "is an MP4/MOV video (an ISO media file)"),
+                 message: "is an MP4/MOV video whose index cannot be read"),
+        BadInput(name: "log: a video without GoPro telemetry (an MP4 without a gpmd track)",
+                 make: { try put(minimalMP4WithoutTelemetry(), "phone.mp4", in: $0) },
+                 arguments: ["replay", "phone.mp4", "--pois", "pois.csv", "--out", "out"], location: #"phone\.mp4"#,
+                 message: "no GPMF telemetry track (GoPro's gpmd): give a sensor log and this clip as --footage"),
+        BadInput(name: "log: a GoPro clip cut short (its index lost)",
+                 make: { dir in
+                     let clip = try Data(contentsOf: sampleLogs.appendingPathComponent("gopro-walk.mp4"))
+                     try put(clip.prefix(clip.count - 1000), "cut.mp4", in: dir)
+                 },
+                 arguments: ["pose", "cut.mp4", "--out", "out"], location: #"cut\.mp4"#, message: "cannot be read (", status: 1),
         BadInput(name: "log: metadata and header, no rows", make: logCase([]) >> { try put(catalogueLog(rows: []), "log.csv", in: $0) },
                  arguments: replay(), location: #"log\.csv"#, message: "no frames: the log has no samples to replay"),
         BadInput(name: "log: wrong header", make: { dir in try put("# pois: pois.csv\ntime,sensor,x,y\n0,gyro,0,0\n", "log.csv", in: dir) },

@@ -122,3 +122,58 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("--footage-offset"))
     }
 }
+
+/// A Sensor Logger export with a `Camera/` folder replays over its own stills with no option,
+/// zipped or unpacked.
+@Suite struct PhoneCameraCLITests {
+    @Test func sensorLoggerExportReplaysOverItsCameraStills() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let zip = packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-camera.zip")
+        // The same export unpacked: the CSVs and Camera/.
+        let folder = dir.appendingPathComponent("export")
+        try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-android"), to: folder)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Camera"), withIntermediateDirectories: true)
+        for ms in [1_749_895_332_500, 1_749_895_334_250] {
+            try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("Tests/Fixtures/stills/lund-01.jpg"),
+                                             to: folder.appendingPathComponent("Camera/\(ms).jpg"))
+        }
+        var images: [Data] = []
+        for (k, export) in [zip, folder].enumerated() {
+            let out = dir.appendingPathComponent("out\(k)")
+            let run = try runPoiar(["replay", export.path, "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path,
+                                    "--filter", "cafe", "--out", out.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("(the recording's camera folder): 2 stills"), "\(run.stderr)")
+            let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+            #expect(lines.map { $0["time"] as! Double } == [1.5, 3.25])
+            #expect(lines.map { $0["still"] as? String } == ["Camera/1749895332500.jpg", "Camera/1749895334250.jpg"])
+            // The stills' size (1024×768 stored; the output is as wide and high as they are).
+            #expect(try pngSize(out.appendingPathComponent("frame_000001.png")).map { [$0.0, $0.1] } == [1024, 768])
+            images.append(try Data(contentsOf: out.appendingPathComponent("frame_000002.png")))
+        }
+        #expect(images[0] == images[1], "the zipped and the unpacked export draw the same frames")
+    }
+}
+
+extension PhoneCameraCLITests {
+    /// Sensor Logger's camera video (fixture by tools/make_camera_video_fixture.py): its frames
+    /// are placed by their capture times from the MP4's timed-metadata track (the first at
+    /// 0.7 s after the file name's time, which is the session's start), with no option.
+    @Test func sensorLoggerVideoIsPlacedByItsCaptureTimeTrack() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let export = packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-video")
+        let out = dir.appendingPathComponent("out")
+        let run = try runPoiar(["replay", export.path, "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path,
+                                "--filter", "cafe", "--out", out.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("capture time from its timed-metadata track (45 samples)"), "\(run.stderr)")
+        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        #expect(lines.count == 45)
+        // Time 0 of the export is 1749895331 s; the first frame was captured 0.7 s later.
+        #expect(abs((lines[0]["time"] as! Double) - 0.7) < 1e-6)
+        #expect(abs((lines[44]["time"] as! Double) - (0.7 + 44 * 1001 / 30000)) < 1e-4)
+        #expect(lines[0]["footage"] as? String == "1749895331000.mp4")
+    }
+}

@@ -7,7 +7,7 @@ public struct BatchOptions: Sendable {
     /// Output size factor applied to the camera after it is resolved (stills, `--size`):
     /// the frames, the manifest's camera and every pixel position are at this scale.
     public var scale = 1.0
-    /// Encode `video.mp4` in the output folder from the frames with ffmpeg.
+    /// Encode `video.mp4` in the output folder from the frames (`VideoEncoder`).
     public var video = false
     /// Write `contact-sheet.png`: thumbnails of frames 1, 1 + N, 1 + 2N, ….
     public var contactSheetEvery: Int?

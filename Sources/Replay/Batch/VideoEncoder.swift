@@ -1,25 +1,28 @@
+import Footage
 import Foundation
 import POIARCore
+import Rendering
 
-/// `--video`: `video.mp4` from the frames, encoded by an installed ffmpeg (H.264 when that
-/// ffmpeg has it, yuv420p so that every player shows it). poiar links no video codec: ffmpeg
-/// is found on `PATH` and checked before anything is rendered.
+/// `--video`: `video.mp4` from the frames on disk, read back one at a time and encoded with
+/// FFmpeg's libraries (`Footage.VideoWriter`: H.264 by libx264, MPEG-4 Part 2 when this
+/// libavcodec has no libx264), so a resumed run or a merge of shards makes the same video as
+/// one unbroken run.
 public struct VideoEncoder: Sendable {
     public static let fileName = "video.mp4"
-    public let ffmpeg: URL
+    public let codec: VideoWriter.Codec
 
-    /// Finds ffmpeg on `PATH` (of `environment`), or explains that it is missing.
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        let path = environment["PATH"] ?? ""
-        for folder in path.split(separator: ":") where !folder.isEmpty {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("ffmpeg")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) {
-                ffmpeg = candidate
-                return
-            }
+    /// The best encoder this libavcodec has, or an error when it has none poiar writes with;
+    /// checked before anything is rendered.
+    public init() throws {
+        guard let codec = VideoWriter.Codec.best else {
+            throw InputError(file: "--video", "this FFmpeg's libavcodec has no \(VideoWriter.Codec.allCases.map(\.rawValue).joined(separator: " or ")) encoder: leave out --video; the frames are PNG files either way")
         }
-        throw InputError(file: "ffmpeg",
-                         "not installed (no ffmpeg on PATH): install it (Debian/Ubuntu: apt-get install ffmpeg) or leave out --video; the frames are PNG files either way")
+        self.codec = codec
+    }
+
+    /// What to tell the user about the encoder: nil for H.264, the usual one.
+    public var notice: String? {
+        codec == .h264 ? nil : "--video: this FFmpeg has no libx264: \(VideoEncoder.fileName) is \(codec.description), larger at the same quality"
     }
 
     /// Frames per second of the video: the frames' mean rate over their times (a log's frame
@@ -30,35 +33,22 @@ public struct VideoEncoder: Sendable {
     }
 
     /// Encodes `frame_000001.png` … `frame_NNNNNN.png` of `dir` into `dir/video.mp4`, written
-    /// to a temporary file first and renamed into place.
+    /// to a temporary file first and renamed into place when complete.
     public func encode(dir: URL, frameCount: Int, frameRate: Double) throws {
         let output = dir.appendingPathComponent(VideoEncoder.fileName)
-        let tmp = dir.appendingPathComponent(".\(VideoEncoder.fileName).\(ProcessInfo.processInfo.processIdentifier).tmp.mp4")
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let p = Process()
-        p.executableURL = ffmpeg
-        p.arguments = [
-            "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-            "-framerate", String(format: "%.6f", frameRate), "-start_number", "1",
-            "-i", dir.appendingPathComponent("frame_%06d.png").path,
-            "-frames:v", String(frameCount),
-            // yuv420p needs even sizes: pad an odd edge by one pixel.
-            "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2",
-            "-pix_fmt", "yuv420p", "-movflags", "+faststart",
-            tmp.path,
-        ]
-        let errors = Pipe()
-        p.standardError = errors
-        p.standardOutput = FileHandle.nullDevice
-        do { try p.run() } catch {
-            throw InputError(file: ffmpeg.path, "cannot run ffmpeg: \(error.localizedDescription)")
+        guard frameCount > 0 else { return }
+        var current: VideoWriter?
+        for index in 1...frameCount {
+            let url = dir.appendingPathComponent(FrameRecord.imageName(index: index))
+            let image = try loadStill(url)
+            let writer = try current ?? VideoWriter(url: output, width: image.width, height: image.height,
+                                                    frameRate: frameRate, codec: codec)
+            current = writer
+            guard image.width == writer.width, image.height == writer.height else {
+                throw InputError(file: url.path, "is \(image.width)×\(image.height) pixels, frame 1 is \(writer.width)×\(writer.height): the frames of one video are one size")
+            }
+            try image.pixels.withUnsafeBytes { try writer.append($0) }
         }
-        let message = errors.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            let last = String(decoding: message, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? "no message"
-            throw InputError(file: output.path, "ffmpeg failed (exit status \(p.terminationStatus)): \(last)")
-        }
-        try AtomicFile.replace(output, with: tmp)
+        try current?.finish()
     }
 }

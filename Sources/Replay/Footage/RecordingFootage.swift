@@ -1,5 +1,6 @@
 import Footage
 import Foundation
+import PhoneImport
 import POIARCore
 import Rendering
 import SensorLog
@@ -13,11 +14,14 @@ final class RecordingFootage {
     /// How the offset was found, for the notice.
     private(set) var offsetReason: String
     let maxRate: Double?
+    /// A phone export's zipped camera stills, read from the archive as they are drawn.
+    let archived: PhoneCameraFiles?
     /// The footage as the user named it, for messages.
     var path: String { source.path }
 
-    private init(source: FootageSource, offset: Double, offsetReason: String, maxRate: Double?) {
+    private init(source: FootageSource, offset: Double, offsetReason: String, maxRate: Double?, archived: PhoneCameraFiles?) {
         self.source = source; self.offset = offset; self.offsetReason = offsetReason; self.maxRate = maxRate
+        self.archived = archived
     }
 
     /// The replay's footage, most explicit first: `--footage`, the log's `# footage:` line, the
@@ -28,6 +32,7 @@ final class RecordingFootage {
                      notice: (String) -> Void) throws -> RecordingFootage? {
         let path: String
         let origin: String
+        var archived: PhoneCameraFiles?
         if let given = options.path {
             path = given; origin = "--footage"
         } else if let value = metadata["footage"] {
@@ -35,12 +40,28 @@ final class RecordingFootage {
             origin = "the log's # footage: line"
         } else if MediaFile.looksLikeISOMedia(path: logPath) {
             path = logPath; origin = "the recording's own video"
-        } else if let camera = cameraFolder(of: logPath) {
-            path = camera; origin = "the recording's Camera folder"
+        } else if let camera = try PhoneCameraFiles.find(in: logPath) {
+            origin = "the recording's camera folder"
+            let videos = camera.names.filter { ["mp4", "mov"].contains(($0 as NSString).pathExtension.lowercased()) }
+            if let video = videos.first {
+                guard videos.count == 1 else {
+                    throw InputError(file: camera.display, "holds \(videos.count) videos (\(videos.joined(separator: ", "))): give one with --footage")
+                }
+                guard let folder = camera.folderPath else {
+                    throw InputError(file: camera.display + "/" + video, "a video inside a zip is not decoded in place: unzip the export and replay its folder")
+                }
+                path = URL(fileURLWithPath: folder).appendingPathComponent(video).path
+            } else if let folder = camera.folderPath {
+                path = folder
+            } else {
+                path = camera.display; archived = camera
+            }
         } else {
             return nil
         }
-        let source = try FootageSource(path: path, notice: notice)
+        let source = try archived.map { FootageSource(stills: try StillSequence(names: $0.names, folder: $0.display, notice: notice),
+                                                      display: $0.display) }
+            ?? FootageSource(path: path, notice: notice)
         var offset = 0.0, reason: String
         switch (options.offset, source.clock) {
         case (.seconds(let s)?, _):
@@ -52,12 +73,13 @@ final class RecordingFootage {
                 : "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)"
         case (nil, .utc):
             guard let start = metadata.startUTC else {
-                throw InputError(file: path, "the stills are named by UTC capture time, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
+                throw InputError(file: path, "the footage's frames carry UTC capture times, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
             }
             offset = -start.timeIntervalSince1970
-            reason = "by the stills' UTC times and the log's start_utc"
+            reason = "by the frames' UTC capture times and the log's start_utc"
         }
-        let footage = RecordingFootage(source: source, offset: offset, offsetReason: reason, maxRate: options.maxRate)
+        let footage = RecordingFootage(source: source, offset: offset, offsetReason: reason, maxRate: options.maxRate,
+                                       archived: archived)
         notice("footage: \(path) (\(origin)): \(source.frames.count) \(source.kind == .video ? "video frames" : "stills")\(source.frameRate.map { String(format: " at %.3f fps", $0) } ?? "")")
         return footage
     }
@@ -109,8 +131,14 @@ final class RecordingFootage {
         return URL(fileURLWithPath: source.path).lastPathComponent + "/" + source.frames[index].name
     }
 
-    /// Video frame `index` decoded and turned upright (in order is cheapest: `VideoDecoder`).
-    func decodeVideoFrame(_ index: Int) throws -> RasterImage? {
+    /// Frame `index` decoded on the calling thread when it cannot be loaded by path in parallel:
+    /// a video frame (in order is cheapest: `VideoDecoder`), turned upright, or a still from an
+    /// archive; nil for a still on disk.
+    func decodeInOrder(_ index: Int, maxStillPixels: Int) throws -> RasterImage? {
+        if let archived {
+            let name = source.frames[index].name
+            return try decodeStill(try archived.data(name), file: archived.display + "/" + name, maxPixels: maxStillPixels)
+        }
         guard let video = source.video else { return nil }
         let frame = try video.frame(at: index)
         let image = RasterImage(width: frame.width, height: frame.height, pixels: frame.pixels)
@@ -122,22 +150,24 @@ final class RecordingFootage {
         }
     }
 
-    /// The upright size of the footage's frames: the video's, or the first still's.
-    func frameSize(maxStillPixels: Int) throws -> (width: Int, height: Int) {
+    /// The upright size of the footage's frames: the video's, or the first still's. Every
+    /// still of `used` (footage indices) is probed, so a bad one stops the replay before a frame
+    /// is written.
+    func frameSize(used: [Int], maxStillPixels: Int) throws -> (width: Int, height: Int) {
         if let video = source.video {
             return video.rotation % 180 == 0 ? (video.width, video.height) : (video.height, video.width)
         }
-        return try probeStillUpright(source.stillURL(0)!, maxPixels: maxStillPixels)
-    }
-
-    /// A phone export folder's `Camera` stills folder (Sensor Logger: `Camera/<epoch ms>.jpg`).
-    static func cameraFolder(of recording: String) -> String? {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: recording, isDirectory: &isDir), isDir.boolValue else { return nil }
-        for name in ["Camera", "camera"] {
-            let folder = URL(fileURLWithPath: recording).appendingPathComponent(name).path
-            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), isDir.boolValue { return folder }
+        var first: (width: Int, height: Int)?
+        for i in used {
+            let size: (width: Int, height: Int)
+            if let archived {
+                let name = source.frames[i].name
+                size = try probeStillUpright(data: try archived.data(name), file: archived.display + "/" + name, maxPixels: maxStillPixels)
+            } else {
+                size = try probeStillUpright(source.stillURL(i)!, maxPixels: maxStillPixels)
+            }
+            if first == nil { first = size }
         }
-        return nil
+        return first ?? (0, 0)
     }
 }

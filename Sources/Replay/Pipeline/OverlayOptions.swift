@@ -130,7 +130,8 @@ public struct FrameOverlay: Sendable {
         var drawing = HUDDrawing()
         if hud.contains(.compass) {
             let marks = record.annotations.filter(\.visible).map { (bearing: $0.bearing, category: $0.poi.category) }
-            drawing.compass = CompassTapeDrawing(heading: heading, fx: camera.fx, cx: camera.cx, marks: marks)
+            drawing.compass = CompassTapeDrawing(heading: heading, fx: camera.fx, cx: camera.cx, marks: marks,
+                                                 fisheye: camera.distortion?.model == .fisheye ? camera.distortion : nil)
         }
         if hud.contains(.gps) {
             drawing.status = StatusDrawing(accuracy: record.location.horizontalAccuracy, time: clock ? clockText(record.time) : "")

@@ -32,6 +32,29 @@ public enum LogFolderPath {
         return lexical
     }
 
+    /// `metadata` for a log written to `output` from the recording at `input`: its `footage`
+    /// path (relative to the recording's folder) made relative to the output's folder. A clip
+    /// outside that folder could not be named there (a log's paths must stay inside its folder):
+    /// the key is left out, and the notice says so.
+    public static func relocatingFootage(_ metadata: LogMetadata, from input: String, to output: String) -> (metadata: LogMetadata, notice: String?) {
+        guard let value = metadata.footage else { return (metadata, nil) }
+        var isDir: ObjCBool = false
+        let inputURL = URL(fileURLWithPath: input)
+        let inputFolder = FileManager.default.fileExists(atPath: input, isDirectory: &isDir) && isDir.boolValue
+            ? inputURL : inputURL.deletingLastPathComponent()
+        let clip = (value.hasPrefix("/") ? URL(fileURLWithPath: value) : inputFolder.appendingPathComponent(value)).standardizedFileURL
+        let outFolder = URL(fileURLWithPath: output).deletingLastPathComponent().standardizedFileURL.path
+        var out = metadata
+        let prefix = outFolder.hasSuffix("/") ? outFolder : outFolder + "/"
+        if clip.path.hasPrefix(prefix) {
+            let relative = String(clip.path.dropFirst(prefix.count))
+            out.entries = out.entries.map { $0.key == LogMetadata.footageKey ? ($0.key, relative) : $0 }
+            return (out, nil)
+        }
+        out.entries.removeAll { $0.key == LogMetadata.footageKey }
+        return (out, "\(output): no \"# \(LogMetadata.footageKey):\" line: the clip \(clip.path) is outside the log's folder \(outFolder), and a log's paths must stay inside it; write the log beside the clip to keep the link (or give the clip with --footage)")
+    }
+
     static func isInside(_ path: String, _ folder: String) -> Bool {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return path.hasPrefix(prefix)

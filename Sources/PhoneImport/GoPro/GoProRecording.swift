@@ -1,0 +1,40 @@
+import Foundation
+import POIARCore
+import SensorLog
+
+/// A GoPro clip (MP4 or MOV with a GPMF telemetry track, `gpmd`) read as a recording, as if it
+/// were a `poiar-log/1` log: its gyroscope, accelerometer, GPS, magnetometer (when it is the
+/// Earth's field) and the camera's own orientation, in time order on the clip's own timeline,
+/// so the clip's video frames and the log share one clock (`# footage:` names the clip). The
+/// telemetry is small (a few kB a second): it is read whole when the recording opens.
+/// docs/gopro.md says what is read and how.
+public final class GoProRecording: LogSource {
+    public let path: String
+    public let metadata: LogMetadata
+    public var onNotice: ((String) -> Void)?
+    public let sensors: Set<String>?
+    private let records: [LogRecord]
+    private var next = 0
+    private var pending: [String]
+
+    /// Opens the clip `path` and reads its telemetry. Notices found while reading (what is
+    /// not used, and why) go to `onNotice` on the first read.
+    public init(path: String) throws {
+        self.path = path
+        let read = try GoProImport.read(path: path)
+        records = read.records
+        metadata = read.metadata
+        sensors = read.sensors
+        pending = read.notices
+    }
+
+    public func nextRecord() throws -> LogRecord? {
+        if !pending.isEmpty {
+            for n in pending { onNotice?(n) }
+            pending.removeAll()
+        }
+        guard next < records.count else { return nil }
+        defer { next += 1 }
+        return records[next]
+    }
+}

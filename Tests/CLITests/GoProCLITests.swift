@@ -1,0 +1,131 @@
+import Foundation
+import POIARCore
+import SensorLog
+import XCTest
+
+/// A GoPro clip as the recording, through the command line: `pose`, `convert`, `replay` on the
+/// real clip (SampleLogs/gopro-walk.mp4), and the heading from a camera's own orientation.
+final class GoProCLITests: XCTestCase {
+    var clip: URL { sampleLogs.appendingPathComponent("gopro-walk.mp4") }
+
+    func rows(_ url: URL) throws -> [[String]] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    /// `pose CLIP`: the camera's own orientation (CORI), its heading relative, and why: the 13 m
+    /// walk is too short for a GPS course at the fixes' stated accuracy.
+    func testPoseOfTheClip() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let out = dir.appendingPathComponent("pose.csv")
+        let r = try runPoiar(["pose", clip.path, "--out", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("poiar: \(clip.path): MAGN (the magnetometer) not used: its field is 521 µT"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("poiar: heading is relative: the camera's own orientation is used (316 samples; the recording has no magnetometer), and its heading, which has no north, could not be aligned to the GPS course: the track moves 13.1 m from its start, and a course needs fixes 23.1 m apart"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("error"))
+        let poses = try rows(out)
+        XCTAssertEqual(poses.count, 316)
+        // Upright, the lens 5–10° below the horizon all along; azimuth 0 where it faced first.
+        XCTAssertEqual(poses[0][5], "0.0000")
+        let pitches = poses.map { Double($0[6])! }
+        XCTAssertTrue(pitches.allSatisfy { $0 > -13 && $0 < -3 }, "\(pitches.min()!)…\(pitches.max()!)")
+
+        // --pose-source fused: poiar's own fusion, still relative, the same way within a few degrees.
+        let fusedOut = dir.appendingPathComponent("fused.csv")
+        let fused = try runPoiar(["pose", clip.path, "--pose-source", "fused", "--out", fusedOut.path])
+        XCTAssertEqual(fused.status, 0, fused.stderr)
+        XCTAssertTrue(fused.stderr.contains("the recording has a camera orientation not asked for (--pose-source fused) and too little movement for a GPS course"), fused.stderr)
+        let f = try rows(fusedOut)
+        XCTAssertEqual(f.count, 2081)
+        func heading(_ rows: [[String]], at t: Double) -> Double { Double(rows.min { abs(Double($0[0])! - t) < abs(Double($1[0])! - t) }![5])! }
+        func turn(_ rows: [[String]]) -> Double { (heading(rows, at: 10.5) - heading(rows, at: 5) + 540).truncatingRemainder(dividingBy: 360) - 180 }
+        let turnCORI = turn(poses), turnFused = turn(f)
+        XCTAssertGreaterThan(turnCORI, 10)  // to the right at the end
+        XCTAssertEqual(turnCORI, turnFused, accuracy: 4, "the turn from 5 s to the end, CORI against the fusion")
+    }
+
+    /// `convert CLIP`: the camera's orientation rows with `orientation_north: unknown`, and the
+    /// clip as `footage`, relative to the new log's folder (left out, with a notice, when the
+    /// clip is outside it).
+    func testConvertWritesTheOrientationAndTheFootage() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("clips"), withIntermediateDirectories: true)
+        let copy = dir.appendingPathComponent("clips/walk.mp4")
+        try FileManager.default.copyItem(at: clip, to: copy)
+        let log = dir.appendingPathComponent("walk.csv")
+        let r = try runPoiar(["convert", copy.path, "--out", log.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("poiar: wrote \(log.path): 2082 gyro, 2082 accel, 191 gps, 316 orientation, 10.5 s\n"), r.stderr)
+        let text = try String(contentsOf: log, encoding: .utf8)
+        for line in ["# format: poiar-log/1", "# start_utc: 2019-11-18T23:45:15Z", "# device: GoPro Max", "# footage: clips/walk.mp4",
+                     "# orientation_north: unknown", "# orientation_source: camera", "time,sensor,x,y,z,accuracy",
+                     "0.000000,gps,33.12677000,-117.32734360,-22.959,4.620"] {
+            XCTAssertTrue(text.contains(line + "\n"), line)
+        }
+        XCTAssertTrue(text.contains("\n0.000000,orientation,"))
+        // The log poses as the clip does.
+        let fromLog = try runPoiar(["pose", log.path, "--out", dir.appendingPathComponent("a.csv").path])
+        let fromClip = try runPoiar(["pose", copy.path, "--out", dir.appendingPathComponent("b.csv").path])
+        XCTAssertEqual(fromLog.status, 0, fromLog.stderr)
+        let a = try rows(dir.appendingPathComponent("a.csv")), b = try rows(dir.appendingPathComponent("b.csv"))
+        XCTAssertEqual(a.count, b.count)
+        XCTAssertEqual(Double(a.last![5])!, Double(b.last![5])!, accuracy: 0.01)
+        XCTAssertEqual(fromClip.status, 0)
+
+        // Converted into a folder beside the clips: the footage line leaves the folder, so none.
+        let elsewhere = dir.appendingPathComponent("logs/walk.csv")
+        try FileManager.default.createDirectory(at: elsewhere.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let o = try runPoiar(["convert", copy.path, "--out", elsewhere.path])
+        XCTAssertEqual(o.status, 0, o.stderr)
+        XCTAssertTrue(o.stderr.contains("poiar: \(elsewhere.path): no \"# footage:\" line: the clip \(copy.standardizedFileURL.path) is outside the log's folder"), o.stderr)
+        XCTAssertFalse(try String(contentsOf: elsewhere, encoding: .utf8).contains("# footage:"))
+    }
+
+    func testReplayOfTheClip() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let out = dir.appendingPathComponent("out")
+        let r = try runPoiar(["replay", clip.path, "--out", out.path, "--size", "212x120", "--fps", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        XCTAssertEqual(frames.count, 11)
+        let location = try XCTUnwrap(frames[0]["location"] as? [String: Any])
+        XCTAssertEqual(location["lat"] as? Double ?? 0, 33.12677, accuracy: 1e-5)
+    }
+
+    /// A camera's own orientation of unknown north, on a walk long enough for a course: its
+    /// tilt and turns are used, its heading turned to the GPS course, and the notice says so.
+    func testACamerasOwnOrientationIsAlignedToTheCourse() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let course = 60.0, speed = 1.3, g = 9.80665
+        let truth = Pose(headingDeg: course, pitchDeg: -5, rollDeg: 0).orientation
+        // The camera's own frame has an arbitrary heading: here 60° short of the truth.
+        let own = Pose(headingDeg: 0, pitchDeg: -5, rollDeg: 0).orientation
+        var lines = ["# format: poiar-log/1", "# start_utc: 2025-06-14T10:00:00Z", "# orientation_north: unknown",
+                     "# orientation_source: camera", "time,sensor,x,y,z,accuracy"]
+        let up = truth.conjugate.rotate(Vector3(0, 0, g))
+        for k in 0..<6000 {
+            let t = Double(k) / 100
+            lines.append(SensorLogFormat.row(.gyro(time: t, rate: Vector3(0, 0, 0))))
+            lines.append(SensorLogFormat.row(.accel(time: t, force: up)))
+            if k % 20 == 0 {
+                let d = speed * t
+                let c = GeoCoordinate(latitude: 60.17 + d * cos(course * .pi / 180) / 111_412, longitude: 24.95 + d * sin(course * .pi / 180) / 55_800, altitude: 20)
+                lines.append(SensorLogFormat.row(.gps(GPSFix(time: t, coordinate: c, horizontalAccuracy: 3))))
+            }
+            if k % 3 == 0 { lines.append(SensorLogFormat.row(.orientation(time: t, attitude: own))) }
+        }
+        let log = dir.appendingPathComponent("camera.csv")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("pose.csv")
+        let r = try runPoiar(["pose", log.path, "--out", out.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("poiar: heading: the camera's own orientation (2000 samples; the recording has no magnetometer) aligned to the GPS course while moving: "), r.stderr)
+        let poses = try rows(out)
+        XCTAssertEqual(poses.count, 2000)
+        for p in poses { XCTAssertEqual(Double(p[5])!, course, accuracy: 1.5) }
+        XCTAssertEqual(Double(poses[1000][6])!, -5, accuracy: 0.01)  // the camera's own tilt, kept
+    }
+}

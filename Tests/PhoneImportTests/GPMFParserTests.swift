@@ -1,0 +1,185 @@
+import Foundation
+import POIARCore
+import XCTest
+@testable import PhoneImport
+
+/// GPMF KLV bytes made by hand, as the gpmf-parser README lays them out: key, type, structure
+/// size, repeat (big-endian), data padded to 4 bytes.
+enum KLV {
+    static func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    static func be64(_ v: UInt64) -> [UInt8] { (0..<8).map { UInt8(v >> (56 - 8 * UInt64($0)) & 0xFF) } }
+    static func f32(_ v: Float) -> [UInt8] { be32(Int(v.bitPattern)) }
+    static func f64(_ v: Double) -> [UInt8] { be64(v.bitPattern) }
+
+    /// One item: `data` is structSize × repeat bytes, padded here.
+    static func item(_ key: String, _ type: Character, size: Int, count: Int, _ data: [UInt8]) -> [UInt8] {
+        precondition(data.count == size * count)
+        let padding = (4 - data.count % 4) % 4
+        return Array(key.utf8) + [UInt8(type.asciiValue!), UInt8(size)] + be16(count) + data + [UInt8](repeating: 0, count: padding)
+    }
+
+    static func text(_ key: String, _ s: String) -> [UInt8] { item(key, "c", size: 1, count: s.utf8.count, Array(s.utf8)) }
+
+    /// A nest (type 0) of `children`, each already padded.
+    static func nest(_ key: String, _ children: [[UInt8]]) -> [UInt8] {
+        let body = children.flatMap { $0 }
+        return Array(key.utf8) + [0, 4] + be16(body.count / 4) + body
+    }
+}
+
+final class GPMFParserTests: XCTestCase {
+    let file = "clip.mp4", payload = "GPMF payload 1 (at 0.000 s)"
+
+    /// DEVC → STRM → ACCL, with a per-axis SCAL, ORIN and TSMP before it.
+    func accelPayload(scale: [Int] = [10, 100, 1000]) -> [UInt8] {
+        let accl = [(100, -200, 3000), (-10, 20, -30)].flatMap { KLV.be16(Int(UInt16(bitPattern: Int16($0.0)))) + KLV.be16(Int(UInt16(bitPattern: Int16($0.1)))) + KLV.be16(Int(UInt16(bitPattern: Int16($0.2)))) }
+        return KLV.nest("DEVC", [
+            KLV.item("DVID", "L", size: 4, count: 1, KLV.be32(1)),
+            KLV.text("DVNM", "Test Camera"),
+            KLV.nest("STRM", [
+                KLV.item("TSMP", "L", size: 4, count: 1, KLV.be32(2)),
+                KLV.text("STNM", "Accelerometer"),
+                KLV.item("ORIN", "c", size: 3, count: 1, Array("YxZ".utf8)),
+                KLV.item("SCAL", "s", size: 2, count: scale.count, scale.flatMap { KLV.be16($0) }),
+                KLV.item("ACCL", "s", size: 6, count: 2, accl),
+            ]),
+        ])
+    }
+
+    func testNestedStreamWithPerAxisScale() throws {
+        let items = try GPMFParser.parse(accelPayload(), file: file, payload: payload)
+        XCTAssertEqual(items.map(\.key), ["DEVC"])
+        XCTAssertEqual(items[0].children.map(\.key), ["DVID", "DVNM", "STRM"])
+        XCTAssertEqual(items[0].children[2].children.map(\.key), ["TSMP", "STNM", "ORIN", "SCAL", "ACCL"])
+        let streams = try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload)
+        XCTAssertEqual(streams.devices, ["Test Camera"])
+        let accl = try XCTUnwrap(streams.streams("ACCL").first)
+        XCTAssertEqual(accl.samples, [[10, -2, 3], [-1, 0.2, -0.03]])
+        XCTAssertEqual(accl.text("ORIN"), "YxZ")
+        XCTAssertEqual(accl.totalSamples, 2)
+        XCTAssertEqual(accl.device, "Test Camera")
+    }
+
+    func testOneScaleForAllElementsAndAMismatchedCount() throws {
+        let one = try GPMFPayloadStreams.read(try GPMFParser.parse(accelPayload(scale: [100]), file: file, payload: payload),
+                                              keys: ["ACCL"], file: file, payload: payload)
+        XCTAssertEqual(one.streams("ACCL").first?.samples, [[1, -2, 30], [-0.1, 0.2, -0.3]])
+        let items = try GPMFParser.parse(accelPayload(scale: [1, 2]), file: file, payload: payload)
+        XCTAssertThrowsError(try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload)) { e in
+            XCTAssertTrue("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte "), "\(e)")
+            XCTAssertTrue("\(e)".contains("SCAL has 2 divisors for ACCL's 3 elements"), "\(e)")
+        }
+    }
+
+    func testEveryBasicType() throws {
+        let bytes = KLV.nest("STRM", [
+            KLV.item("VALb", "b", size: 1, count: 2, [0xFF, 0x7F]),
+            KLV.item("VALB", "B", size: 1, count: 1, [0xFF]),
+            KLV.item("VALs", "s", size: 2, count: 1, KLV.be16(0xFFFE)),
+            KLV.item("VALS", "S", size: 2, count: 1, KLV.be16(0xFFFE)),
+            KLV.item("VALl", "l", size: 4, count: 1, KLV.be32(-5 & 0xFFFF_FFFF)),
+            KLV.item("VALL", "L", size: 4, count: 1, KLV.be32(0xFFFF_FFFF)),
+            KLV.item("VALf", "f", size: 4, count: 1, KLV.f32(1.5)),
+            KLV.item("VALd", "d", size: 8, count: 1, KLV.f64(-2.25)),
+            KLV.item("VALj", "j", size: 8, count: 1, KLV.be64(UInt64(bitPattern: -7))),
+            KLV.item("VALJ", "J", size: 8, count: 1, KLV.be64(80577)),
+            KLV.item("VALq", "q", size: 4, count: 1, KLV.be32(0x0001_8000)),
+            KLV.item("VALQ", "Q", size: 8, count: 1, KLV.be64(0x0000_0002_4000_0000)),
+            KLV.item("GPSU", "U", size: 16, count: 1, Array("191118234514.000".utf8)),
+            KLV.text("SIUN", "m/s\u{B2}"),
+        ])
+        let items = try GPMFParser.parse(bytes, file: file, payload: payload)[0].children
+        func value(_ key: String) throws -> [Double] {
+            try XCTUnwrap(items.first { $0.key == key }).samples(file: file, payload: payload).flatMap { $0 }
+        }
+        XCTAssertEqual(try value("VALb"), [-1, 127])
+        XCTAssertEqual(try value("VALB"), [255])
+        XCTAssertEqual(try value("VALs"), [-2])
+        XCTAssertEqual(try value("VALS"), [65534])
+        XCTAssertEqual(try value("VALl"), [-5])
+        XCTAssertEqual(try value("VALL"), [4_294_967_295])
+        XCTAssertEqual(try value("VALf"), [1.5])
+        XCTAssertEqual(try value("VALd"), [-2.25])
+        XCTAssertEqual(try value("VALj"), [-7])
+        XCTAssertEqual(try value("VALJ"), [80577])
+        XCTAssertEqual(try value("VALq"), [1.5])
+        XCTAssertEqual(try value("VALQ"), [2.25])
+        XCTAssertEqual(items.first { $0.key == "GPSU" }?.text, "191118234514.000")
+        XCTAssertEqual(items.first { $0.key == "SIUN" }?.text, "m/s²")
+        // Text holds no numbers: an error naming the item.
+        XCTAssertThrowsError(try items.first { $0.key == "SIUN" }!.samples(file: file, payload: payload)) { e in
+            XCTAssertTrue("\(e)".contains("SIUN of type c holds no numbers"), "\(e)")
+        }
+    }
+
+    /// A `?` structure laid out by the stream's TYPE, as HERO11's GPS9 ("lllllllSS").
+    func testComplexStructureByType() throws {
+        let sample = KLV.be32(331_267_700) + KLV.be32(-1_173_273_436 & 0xFFFF_FFFF) + KLV.be32(-22959 & 0xFFFF_FFFF) + KLV.be32(1046)
+            + KLV.be32(100) + KLV.be32(7262) + KLV.be32(85_514_000) + KLV.be16(154) + KLV.be16(3)
+        let bytes = KLV.nest("DEVC", [KLV.nest("STRM", [
+            KLV.item("TYPE", "c", size: 1, count: 9, Array("lllllllSS".utf8)),
+            KLV.item("SCAL", "l", size: 4, count: 9, [10_000_000, 10_000_000, 1000, 1000, 100, 1, 1000, 100, 1].flatMap { KLV.be32($0) }),
+            KLV.item("GPS9", "?", size: 32, count: 1, sample),
+        ])])
+        let streams = try GPMFPayloadStreams.read(try GPMFParser.parse(bytes, file: file, payload: payload), keys: ["GPS9"], file: file, payload: payload)
+        let s = try XCTUnwrap(streams.streams("GPS9").first?.samples.first)
+        XCTAssertEqual(s.count, 9)
+        XCTAssertEqual(s[0], 33.12677, accuracy: 1e-9)
+        XCTAssertEqual(s[1], -117.3273436, accuracy: 1e-9)
+        XCTAssertEqual(s[6], 85514, accuracy: 1e-9)
+        XCTAssertEqual(s[7], 1.54, accuracy: 1e-9)
+        XCTAssertEqual(s[8], 3)
+        XCTAssertEqual(GPMFType.expand("f[3]L"), Array("fffL".utf8))
+        XCTAssertNil(GPMFType.expand("f[x]"))
+        XCTAssertNil(GPMFType.expand("fZ"))
+    }
+
+    /// GPMF pads each item to 4 bytes and a nest's end with zero words.
+    func testPaddingAndZeroWords() throws {
+        let bytes = KLV.nest("STRM", [
+            KLV.item("DMO1", "b", size: 1, count: 1, [5]),
+            KLV.item("DMO2", "b", size: 1, count: 15, [UInt8](repeating: 1, count: 15)),
+            KLV.item("DMO3", "L", size: 4, count: 1, KLV.be32(9)),
+            [0, 0, 0, 0],
+        ])
+        let items = try GPMFParser.parse(bytes, file: file, payload: payload)[0].children
+        XCTAssertEqual(items.map(\.key), ["DMO1", "DMO2", "DMO3"])
+        XCTAssertEqual(items.map(\.offset), [8, 20, 44])
+        XCTAssertEqual(try items[2].samples(file: file, payload: payload), [[9]])
+    }
+
+    func testATruncatedPayloadIsAnErrorNamingTheFileAndTheByte() throws {
+        let bytes = accelPayload()
+        // Cut 4 bytes short: the outer nest claims more than is left.
+        XCTAssertThrowsError(try GPMFParser.parse(Array(bytes.prefix(bytes.count - 4)), file: file, payload: payload)) { e in
+            XCTAssertEqual("\(e)", "clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: DEVC claims 124 bytes (31 × 4), only 120 remain: the telemetry is truncated")
+        }
+        // A nest whose claim fits but whose last item does not (ACCL at byte 112 claims 12 bytes).
+        var inner = bytes
+        inner[119] = 3  // ACCL's repeat: 3 samples of 6 bytes, 18 bytes, where 12 (and padding) are
+        XCTAssertThrowsError(try GPMFParser.parse(inner, file: file, payload: payload)) { e in
+            XCTAssertEqual("\(e)", "clip.mp4: GPMF payload 1 (at 0.000 s), byte 112: ACCL claims 18 bytes (3 × 6), only 12 remain: the telemetry is truncated")
+        }
+        // Cut inside an item header.
+        XCTAssertThrowsError(try GPMFParser.parse(Array(bytes.prefix(4)), file: file, payload: payload)) { e in
+            XCTAssertTrue("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: an item header needs 8 bytes, only 4 remain"), "\(e)")
+        }
+    }
+
+    func testDamagedBytesAreErrorsNotCrashes() throws {
+        var bytes = accelPayload()
+        bytes[8] = 0x01  // DVID's key
+        XCTAssertThrowsError(try GPMFParser.parse(bytes, file: file, payload: payload)) { e in
+            XCTAssertTrue("\(e)".contains("byte 8: \"\\x01VID\" is not a GPMF key"), "\(e)")
+        }
+        var unknown = accelPayload()
+        unknown[12] = UInt8(ascii: "x")  // DVID's type
+        XCTAssertThrowsError(try GPMFParser.parse(unknown, file: file, payload: payload)) { e in
+            XCTAssertTrue("\(e)".contains("DVID has the unknown GPMF type 0x78"), "\(e)")
+        }
+        // Every prefix of a payload is read or refused, never read past.
+        let whole = accelPayload()
+        for n in 0...whole.count { _ = try? GPMFParser.parse(Array(whole.prefix(n)), file: file, payload: payload) }
+    }
+}
