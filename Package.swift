@@ -82,7 +82,8 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
-        .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage"]),
+        // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
+        .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
         .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "SensorLog", "POIARCore"]),

@@ -112,8 +112,16 @@ public final class VideoDecoder {
 
     /// Frame `index` (in presentation order, from 0).
     public func frame(at index: Int) throws -> VideoFrame {
+        try convert(decodedFrame(at: index), time: frameTimes[index])
+    }
+
+    /// Frame `index` as libavcodec decoded it (valid until the next decode), for readers that
+    /// convert it their own way (`GreyVideoFrames`).
+    func decodedFrame(at index: Int) throws -> UnsafeMutablePointer<AVFrame> {
         precondition(index >= 0 && index < frameCount, "frame \(index) outside 0..<\(frameCount)")
-        if nextIndex == nil || index < nextIndex! || index > nextIndex! + VideoDecoder.seekAheadFrames {
+        // A fresh decoder reads from the file's start without seeking: a single image (a JPEG
+        // opened by libavformat's image demuxer) cannot seek.
+        if index < (nextIndex ?? 0) || index > (nextIndex ?? 0) + VideoDecoder.seekAheadFrames {
             try seek(toFrame: index)
         }
         while true {
@@ -122,7 +130,7 @@ public final class VideoDecoder {
             }
             let i = nearestIndex(of: stamp, from: nextIndex ?? 0)
             nextIndex = i + 1
-            if i == index { return try convert(got, time: frameTimes[i]) }
+            if i == index { return got }
             if i > index {
                 throw InputError(file: path, "frame \(index + 1) (\(String(format: "%.3f", frameTimes[index])) s) could not be decoded (the decoder went on at frame \(i + 1)): is the file damaged?")
             }
@@ -209,9 +217,17 @@ public final class VideoDecoder {
             sws_setColorspaceDetails(scaler, coefficients, fullRange, sws_getCoefficients(Int32(SWS_CS_DEFAULT)), 1, 0, 1 << 16, 1 << 16)
         }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
+        VideoDecoder.scale(frame, with: scaler!, into: &pixels, rowBytes: w * 4)
+        return VideoFrame(width: w, height: h, pixels: pixels, time: time)
+    }
+
+    /// Runs `scaler` (made for `frame`'s size and format) on `frame` into `pixels`, one packed
+    /// plane of `rowBytes` a row.
+    static func scale(_ frame: UnsafeMutablePointer<AVFrame>, with scaler: OpaquePointer, into pixels: inout [UInt8], rowBytes: Int) {
+        let f = frame.pointee
         pixels.withUnsafeMutableBufferPointer { out in
             var dst: [UnsafeMutablePointer<UInt8>?] = [out.baseAddress, nil, nil, nil]
-            var dstStride: [Int32] = [Int32(w * 4), 0, 0, 0]
+            var dstStride: [Int32] = [Int32(rowBytes), 0, 0, 0]
             withUnsafePointer(to: f.data) { dataTuple in
                 dataTuple.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                     withUnsafePointer(to: f.linesize) { lineTuple in
@@ -222,7 +238,6 @@ public final class VideoDecoder {
                 }
             }
         }
-        return VideoFrame(width: w, height: h, pixels: pixels, time: time)
     }
 
     /// The clockwise rotation a stream's display matrix asks for, rounded to 90°.
