@@ -153,3 +153,63 @@ extension PhoneCameraCLITests {
         #expect(lines[0]["footage"] as? String == "1749895331000.mp4")
     }
 }
+
+/// `--footage-offset auto` on the real GoPro walk: its telemetry converted to a log, the log's
+/// clock moved, and the offset found again from the picture's motion (issue target: within
+/// 20 ms of the shift).
+@Suite struct FootageSyncCLITests {
+    var clip: String { sampleLogs.appendingPathComponent("gopro-walk.mp4").path }
+
+    /// The converted log with every row's time moved by `shift` seconds.
+    func shiftedLog(_ shift: Double, in dir: URL) throws -> URL {
+        let converted = dir.appendingPathComponent("walk.csv")
+        if !FileManager.default.fileExists(atPath: converted.path) {
+            let run = try runPoiar(["convert", clip, "--out", converted.path])
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let lines = try String(contentsOf: converted, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let moved = lines.map { line -> String in
+            guard let comma = line.firstIndex(of: ","), let t = Double(line[..<comma]) else { return String(line) }
+            return String(format: "%.6f", t + shift) + line[comma...]
+        }
+        let out = dir.appendingPathComponent(String(format: "shifted%+.3f.csv", shift))
+        try moved.joined(separator: "\n").write(to: out, atomically: true, encoding: .utf8)
+        return out
+    }
+
+    /// The offset `replay` printed (`footage offset: X s (…)`).
+    func printedOffset(_ stderr: String) -> Double? {
+        guard let line = stderr.split(separator: "\n").first(where: { $0.contains("footage offset: ") && $0.contains("estimated") }),
+              let range = line.range(of: "footage offset: ") else { return nil }
+        return Double(line[range.upperBound...].prefix { $0 != " " })
+    }
+
+    @Test func autoFindsTheShiftOfTheConvertedGoProLog() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        for shift in [0.3, -0.2] {
+            let log = try shiftedLog(shift, in: dir)
+            let run = try runPoiar(["replay", log.path, "--footage", clip, "--footage-offset", "auto", "--fps", "2",
+                                    "--pois", sampleLogs.appendingPathComponent("gopro-walk.demo-pois.csv").path,
+                                    "--out", dir.appendingPathComponent("out").path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let offset = try #require(printedOffset(run.stderr), "\(run.stderr)")
+            #expect(abs(offset - shift) <= 0.020, "shift \(shift): estimated \(offset)")
+            #expect(run.stderr.contains("against the camera's own orientation"))
+        }
+    }
+
+    /// The simulated walk's gyro has nothing to do with the clip's picture: refused, one line
+    /// naming the clip, nothing written.
+    @Test func autoRefusesFootageTheRecordingDidNotFilm() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 14), in: dir)
+        let out = dir.appendingPathComponent("out")
+        let run = try runPoiar(["replay", log.path, "--footage", clip, "--footage-offset", "auto", "--hfov", "100", "--out", out.path])
+        #expect(run.status != 0)
+        let errors = run.stderr.split(separator: "\n").filter { $0.hasPrefix("poiar: error:") }
+        #expect(errors.count == 1 && errors[0].contains(clip), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("frames.jsonl").path))
+    }
+}

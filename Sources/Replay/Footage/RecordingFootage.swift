@@ -62,12 +62,15 @@ final class RecordingFootage {
         let source = try archived.map { FootageSource(stills: try StillSequence(names: $0.names, folder: $0.display, notice: notice),
                                                       display: $0.display) }
             ?? FootageSource(path: path, notice: notice)
+        // The offset the footage's clock implies (the centre of an `auto` search), unless given.
         var offset = 0.0, reason: String
         switch (options.offset, source.clock) {
         case (.seconds(let s)?, _):
             offset = s; reason = "--footage-offset"
-        case (.auto?, _):
+        case (.auto?, .clip):
             reason = "to be estimated"
+        case (.auto?, .utc):
+            offset = -(metadata.startUTC?.timeIntervalSince1970 ?? 0); reason = "to be estimated"
         case (nil, .clip):
             switch origin {
             case "the recording's own video": reason = "the video's timeline is the recording's"
