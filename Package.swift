@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "POIARCoreTests", dependencies: ["PoiarTestSupport", "POIARCore"]),
         .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy"], exclude: ["Fixtures"]),
         .testTarget(name: "SensorLogTests", dependencies: ["PoiarTestSupport", "SensorLog"]),
-        .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "CZlib"]),
+        .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "Footage", "CZlib"]),
         .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
         .testTarget(name: "FusionTests", dependencies: ["PoiarTestSupport", "Fusion", "SensorLog"]),
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),

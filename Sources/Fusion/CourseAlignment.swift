@@ -10,10 +10,22 @@ import POIARCore
 /// heading (`CourseAlignment.Correction`).
 ///
 /// - Course: from pairs of GPS fixes at least `minDisplacement` apart (and `accuracyMultiple`
-///   times their stated accuracy, so the noise of the two fixes turns the bearing by about
+///   times their accuracy, so the noise of the two fixes turns the bearing by about
 ///   √2/5 rad ≈ 16° at one sigma, less for most pairs), at most
 ///   `maxSpan` seconds apart, at a speed of at least `minSpeed` (standing still, or creeping
 ///   in a car park, gives no course). Each pair gives one course sample at its middle time.
+/// - Accuracy: what turns a course is the error of one fix *relative to* the other, not the
+///   error of each against the truth: a stated accuracy is absolute (DOP × range error, or a
+///   phone's 68 % radius), and most of it — satellite geometry, the atmosphere, multipath
+///   that changes over tens of seconds — is common to fixes a few seconds apart, so it moves
+///   both and leaves their bearing. Where the track shows its relative error, that is used
+///   (`relativeAccuracy`): a high-rate track (fixes at most `highRateInterval` apart, at
+///   least `minJitterFixes` of them, a GoPro's 18 Hz) shows it in its fix-to-fix jitter,
+///   measured robustly from the second differences (the error of predicting each fix from
+///   the two before, median absolute deviation), floored at `relativeAccuracyFloor` because
+///   a receiver's filter hides the slow part of it. A 1 Hz phone track does not show it (the
+///   OS smooths its fixes, so their jitter is far below their error over seconds): its
+///   stated accuracy is used, as it always was. `minDisplacement` holds either way.
 /// - Offset: at knots every `knotSpacing` seconds, a robust circular mean of the samples'
 ///   δ weighted by a Gaussian in time (σ = `smoothing`): a user who looks at a shop window
 ///   for a few seconds while walking on does not turn the whole heading, and the gyro's slow
@@ -28,6 +40,13 @@ public enum CourseAlignment {
     public static let knotSpacing = 5.0        // s
     public static let smoothing = 20.0         // s
     public static let outlierScaleDeg = 60.0   // deg
+    /// A track is high-rate when its median interval between fixes is at most this…
+    public static let highRateInterval = 0.25  // s
+    /// …and it has at least this many fixes, enough for a robust spread.
+    public static let minJitterFixes = 20
+    /// The least relative accuracy a measured jitter gives: a receiver's filter hides the
+    /// slow part of its error from fix-to-fix differences.
+    public static let relativeAccuracyFloor = 1.0  // m
 
     /// One course sample: the direction of travel at `time` (degrees from north).
     public struct CourseSample: Sendable, Equatable {
@@ -64,19 +83,57 @@ public enum CourseAlignment {
         }
     }
 
+    /// The relative accuracy of a high-rate track (the type's Accuracy), metres, as a
+    /// horizontal 1-σ radius like a stated accuracy (√2 × the per-axis σ); nil for a track
+    /// that is not high-rate, whose fixes' stated accuracy stands.
+    ///
+    /// Each fix is predicted from the two before by a straight line; for independent errors of
+    /// σ per axis the prediction error has the variance σ²(1 + (1 + r)² + r²), r being the
+    /// ratio of the two intervals (6σ² for even ones). σ is 1.4826 × the median absolute
+    /// deviation of the normalised errors, east and north together, so turns and the odd
+    /// jump do not inflate it.
+    public static func relativeAccuracy(_ fixes: [GPSFix]) -> (measured: Double, used: Double)? {
+        guard fixes.count >= minJitterFixes else { return nil }
+        let intervals = zip(fixes, fixes.dropFirst()).map { $1.time - $0.time }.sorted()
+        guard intervals[intervals.count / 2] <= highRateInterval else { return nil }
+        let plane = LocalTangentPlane(origin: fixes[0].coordinate)
+        let points = fixes.map { f -> Vector3 in
+            var c = f.coordinate
+            c.altitude = nil
+            return plane.enu(c)
+        }
+        var errors: [Double] = []
+        for i in 2..<fixes.count {
+            let dt0 = fixes[i - 1].time - fixes[i - 2].time, dt1 = fixes[i].time - fixes[i - 1].time
+            guard dt0 > 0, dt1 > 0, dt0 <= 2 * highRateInterval, dt1 <= 2 * highRateInterval else { continue }
+            let r = dt1 / dt0
+            let predicted = points[i - 1] + (points[i - 1] - points[i - 2]) * r
+            let e = (points[i] - predicted) / (1 + (1 + r) * (1 + r) + r * r).squareRoot()
+            errors.append(e.x)
+            errors.append(e.y)
+        }
+        guard errors.count >= minJitterFixes else { return nil }
+        let median = errors.sorted()[errors.count / 2]
+        let deviations = errors.map { abs($0 - median) }.sorted()
+        let measured = 2.0.squareRoot() * 1.4826 * deviations[deviations.count / 2]
+        return (measured, max(relativeAccuracyFloor, measured))
+    }
+
     /// Course samples from GPS fixes in time order.
     public static func courses(_ fixes: [GPSFix]) -> [CourseSample] {
+        let relative = relativeAccuracy(fixes)?.used
+        func accuracy(_ f: GPSFix) -> Double { relative ?? f.horizontalAccuracy ?? 0 }
         var out: [CourseSample] = []
         var j = 0
         for i in fixes.indices {
             let a = fixes[i]
-            let need = max(minDisplacement, accuracyMultiple * (a.horizontalAccuracy ?? 0))
+            let need = max(minDisplacement, accuracyMultiple * accuracy(a))
             if j <= i { j = i + 1 }
             while j < fixes.count {
                 let b = fixes[j]
                 if b.time - a.time > maxSpan { break }
                 let d = geodesicInverse(from: a.coordinate, to: b.coordinate)
-                if d.distance >= max(need, accuracyMultiple * (b.horizontalAccuracy ?? 0)) {
+                if d.distance >= max(need, accuracyMultiple * accuracy(b)) {
                     let speed = d.distance / (b.time - a.time)
                     if speed >= minSpeed {
                         out.append(CourseSample(time: (a.time + b.time) / 2, courseDeg: d.azimuthDeg, speed: speed))

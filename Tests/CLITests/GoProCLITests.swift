@@ -12,8 +12,9 @@ final class GoProCLITests: XCTestCase {
         try String(contentsOf: url, encoding: .utf8).split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
     }
 
-    /// `pose CLIP`: the camera's own orientation (CORI), its heading relative, and why: the 13 m
-    /// walk is too short for a GPS course at the fixes' stated accuracy.
+    /// `pose CLIP`: the camera's own orientation (the stabilised view's, IORI ⊗ CORI), its
+    /// heading aligned to the GPS course: on the 13 m walk the high-rate track's fix-to-fix
+    /// jitter, not its stated 4.6 m, sets how far apart the fixes must be (8 m).
     func testPoseOfTheClip() throws {
         let dir = try makeTempDir()
         defer { cleanUp(dir) }
@@ -21,20 +22,21 @@ final class GoProCLITests: XCTestCase {
         let r = try runPoiar(["pose", clip.path, "--out", out.path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("poiar: \(clip.path): MAGN (the magnetometer) not used: its field is 521 µT"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("poiar: heading is relative: the camera's own orientation is used (316 samples; the recording has no magnetometer), and its heading, which has no north, could not be aligned to the GPS course: the track moves 13.1 m from its start, and a course needs fixes 23.1 m apart"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("poiar: heading: the camera's own orientation (316 samples; the recording has no magnetometer) aligned to the GPS course while moving: 71 course samples; the top edge or camera is taken to face the direction of travel, and stays within 1° of it (median)"), r.stderr)
         XCTAssertFalse(r.stderr.contains("error"))
         let poses = try rows(out)
         XCTAssertEqual(poses.count, 316)
-        // Upright, the lens 5–10° below the horizon all along; azimuth 0 where it faced first.
-        XCTAssertEqual(poses[0][5], "0.0000")
+        // Upright, the lens below the horizon all along; facing the walk's course (148–151°).
+        XCTAssertEqual(Double(poses[0][5])!, 148.4, accuracy: 1)
         let pitches = poses.map { Double($0[6])! }
-        XCTAssertTrue(pitches.allSatisfy { $0 > -13 && $0 < -3 }, "\(pitches.min()!)…\(pitches.max()!)")
+        XCTAssertTrue(pitches.allSatisfy { $0 > -21 && $0 < -3 }, "\(pitches.min()!)…\(pitches.max()!)")
 
-        // --pose-source fused: poiar's own fusion, still relative, the same way within a few degrees.
+        // --pose-source fused: poiar's own fusion (the body's), aligned the same way, turning
+        // as the view does within a few degrees.
         let fusedOut = dir.appendingPathComponent("fused.csv")
         let fused = try runPoiar(["pose", clip.path, "--pose-source", "fused", "--out", fusedOut.path])
         XCTAssertEqual(fused.status, 0, fused.stderr)
-        XCTAssertTrue(fused.stderr.contains("the recording has a camera orientation not asked for (--pose-source fused) and too little movement for a GPS course"), fused.stderr)
+        XCTAssertTrue(fused.stderr.contains("poiar: heading: from the GPS course while moving (the recording has no magnetometer): "), fused.stderr)
         let f = try rows(fusedOut)
         XCTAssertEqual(f.count, 2081)
         func heading(_ rows: [[String]], at t: Double) -> Double { Double(rows.min { abs(Double($0[0])! - t) < abs(Double($1[0])! - t) }![5])! }
@@ -92,6 +94,27 @@ final class GoProCLITests: XCTestCase {
         XCTAssertEqual(frames.count, 11)
         let location = try XCTUnwrap(frames[0]["location"] as? [String: Any])
         XCTAssertEqual(location["lat"] as? Double ?? 0, 33.12677, accuracy: 1e-5)
+    }
+
+    /// The clip with its made-up POIs (40–260 m ahead, bearings 118–200°; the walk goes toward
+    /// 150°): the heading is settled from the GPS course (the high-rate track's jitter, not its
+    /// stated 4.6 m, decides how far apart the fixes must be), and the frames are labelled.
+    func testReplayOfTheClipIsLabelledWithTheHeadingFromTheCourse() throws {
+        let dir = try makeTempDir()
+        defer { cleanUp(dir) }
+        let out = dir.appendingPathComponent("out")
+        let pois = sampleLogs.appendingPathComponent("gopro-walk.demo-pois.csv")
+        let r = try runPoiar(["replay", clip.path, "--pois", pois.path, "--out", out.path, "--fps", "1"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("poiar: heading: the camera's own orientation (316 samples; the recording has no magnetometer) aligned to the GPS course while moving: 71 course samples;"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("the orientation rows are the view's (IORI ⊗ CORI)"), r.stderr)
+        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        XCTAssertEqual(frames.count, 11)
+        let labelled = frames.filter { (($0["annotations"] as? [[String: Any]]) ?? []).contains { $0["visible"] as? Bool == true } }
+        XCTAssertGreaterThanOrEqual(labelled.count, 10, "frames with a visible label")
+        // Facing the walk's course, 148–151°.
+        let pose = try XCTUnwrap(frames[0]["pose"] as? [String: Any])
+        XCTAssertEqual(pose["facing"] as? Double ?? 0, 150, accuracy: 5)
     }
 
     /// A camera's own orientation of unknown north, on a walk long enough for a course: its

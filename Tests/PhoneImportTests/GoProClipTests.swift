@@ -20,9 +20,21 @@ final class GoProClipTests: XCTestCase {
         var accel: [(Double, Vector3)] { samples("accel").compactMap { if case .accel(let t, let a) = $0 { return (t, a) }; return nil } }
         var fixes: [GPSFix] { samples("gps").compactMap { if case .gps(let f) = $0 { return f }; return nil } }
         var orientation: [(Double, Quaternion)] { samples("orientation").compactMap { if case .orientation(let t, let q) = $0 { return (t, q) }; return nil } }
+
+        /// The camera body's orientation: the clip's CORI converted without IORI (the rows are
+        /// the stabilised view's), up from the accelerometer.
+        func body(_ clip: String) throws -> [(Double, Quaternion)] {
+            let telemetry = try GoProTelemetry.read(path: clip)
+            let r = try GoProCameraOrientation.convert(cori: telemetry.quaternions("CORI", file: clip), gravity: [], accel: accel.map { ($0.0, $0.1) },
+                                                       gyro: GyroIntegration(times: gyro.map(\.0), rates: gyro.map(\.1)),
+                                                       toDevice: GoProAxes.uprightDevice)
+            return r.samples.map { ($0.time, $0.attitude) }
+        }
     }
 
-    func read() throws -> Read {
+    func read() throws -> Read { try Self.read(clip) }
+
+    static func read(_ clip: String) throws -> Read {
         let source = try openLogSource(path: clip)
         XCTAssertTrue(source is GoProRecording)
         var notices: [String] = []
@@ -99,8 +111,8 @@ final class GoProClipTests: XCTestCase {
         let turn = r.gyro.filter { $0.0 >= 10.0 }
         let yaw = zip(turn, turn.dropFirst()).reduce(0.0) { $0 + $1.0.1.y * ($1.1.0 - $1.0.0) } * 180 / .pi
         XCTAssertLessThan(yaw, -15, "the gyroscope's turn at the end, degrees about up")
-        // CORI's heading (the lens's azimuth) grows by as much over the same time.
-        let o = r.orientation
+        // CORI's heading (the lens's azimuth, the body's) grows by as much over the same time.
+        let o = try r.body(clip)
         let start = try XCTUnwrap(o.last { $0.0 <= 10.0 }), end = try XCTUnwrap(o.last)
         var coriTurn = Pose(end.1).headingDeg - Pose(start.1).headingDeg
         coriTurn = (coriTurn + 540).truncatingRemainder(dividingBy: 360) - 180

@@ -96,28 +96,29 @@ struct GoProImport {
             if magSeries.extraElements > 0 { notes.append(("import_mag_elements", "MAGN has \(3 + magSeries.extraElements) elements per sample; the first three read as x, y, z")) }
         }
 
-        // The camera's own orientation.
+        // The camera's own orientation: the stabilised view's when the clip has IORI.
         var orientation: [(time: Double, attitude: Quaternion)] = []
-        let cori = try telemetry.series("CORI").payloads.flatMap { p -> [(time: Double, q: Quaternion)] in
-            guard let s = p.stream else { return [] }
-            return try zip(p.times, s.samples).map { t, e in
-                guard e.count == 4 else { throw InputError(file: path, "\(p.payload.name), byte \(s.offset): CORI has \(e.count) elements per sample, 4 (w, x, y, z) expected") }
-                return (t, Quaternion(w: e[0], x: e[1], y: e[2], z: e[3]))
-            }
-        }
+        let iori = try telemetry.quaternions("IORI", file: path)
+        let stabilisation = GoProCameraOrientation.stabilisation(iori.map(\.q))
+        let cori = try telemetry.quaternions("CORI", file: path)
+        var isView = false
         if !cori.isEmpty {
             let grav = try GoProVectorSeries.read("GRAV", from: telemetry, model: model, file: path) { _ in
                 GoProAxes(toCamera: Matrix3(rows: Vector3(1, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)), source: "CORI's axes", assumed: false)
             }
             do {
                 let r = try GoProCameraOrientation.convert(cori: cori, gravity: zip(grav.times, grav.vectors).map { ($0, $1) },
-                                                           accel: accelDevice, gyro: integration, toDevice: toDevice)
+                                                           accel: accelDevice, gyro: integration, toDevice: toDevice, iori: iori)
                 orientation = r.samples
                 out.metadata.entries.append((OrientationNorth.key, OrientationNorth.unknown.rawValue))
                 out.metadata.entries.append((OrientationSource.key, OrientationSource.camera.rawValue))
                 let gyroSaid = r.gyroMismatchDeg.map { String(format: "within %.1f° of the gyroscope over %d windows of 1 s", $0, r.windows) } ?? "not checked against the gyroscope (too short)"
-                notes.append(("import_orientation", String(format: "CORI, %d samples: %@, device→start = %@ of CORI in device axes (%@); up from %@ (within %.1f°); heading arbitrary: azimuth 0 = where the camera faced at %.3f s",
-                                                           r.samples.count, r.axesSaid, r.conjugated ? "the conjugate" : "the quaternion", gyroSaid, r.upSource, r.upSpreadDeg, r.samples[0].time)))
+                let viewSaid = r.isView ? "the stabilised view's: IORI ⊗ CORI (the image's turn on the body's), " : "the body's: "
+                notes.append(("import_orientation", String(format: "%@CORI, %d samples: %@, device→start = %@ of %@ in device axes (%@); up from %@ (within %.1f°); heading arbitrary: azimuth 0 = where the camera faced at %.3f s",
+                                                           viewSaid, r.samples.count, r.axesSaid, r.conjugated ? "the conjugate" : "the quaternion", r.isView ? "IORI ⊗ CORI" : "CORI",
+                                                           gyroSaid, r.upSource, r.upSpreadDeg, r.samples[0].time)))
+                isView = r.isView
+                if let why = r.imageUnused { notice("IORI (the stabilisation) not applied: \(why)") }
                 if r.coriAxes != GoProCameraOrientation.coriToCamera || !r.conjugated {
                     notice("CORI is in other axes than the GoPro MAX's (\(r.axesSaid), \(r.conjugated ? "conjugated" : "as stored")): taken as the gyroscope shows")
                 }
@@ -126,10 +127,11 @@ struct GoProImport {
                 notes.append(("import_orientation", "CORI not used: \(e.reason)"))
             }
         }
-        let iori = telemetry.series("IORI").payloads.flatMap { $0.stream?.samples ?? [] }.filter { $0.count == 4 }
-        if let stab = GoProCameraOrientation.stabilisation(iori.map { Quaternion(w: $0[0], x: $0[1], y: $0[2], z: $0[3]) }),
-           stab.max > 2 {
-            let said = String(format: "the video is stabilised in the camera (IORI): its image turns up to %.1f° from the camera's body (median %.1f°); the poses are the body's, so labels drawn on the video may be off by as much", stab.max, stab.median)
+
+        if let stab = stabilisation, stab.max > 2 {
+            let said = String(format: "the video is stabilised in the camera (IORI): its image turns up to %.1f° from the camera's body (median %.1f°); ", stab.max, stab.median)
+                + (isView ? "the orientation rows are the view's (IORI ⊗ CORI), so labels follow the image; the gyroscope and accelerometer stay the body's"
+                          : "the poses are the body's, so labels drawn on the video may be off by as much")
             notice(said)
             notes.append(("import_stabilisation", said))
         }

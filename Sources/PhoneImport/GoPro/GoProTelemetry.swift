@@ -69,6 +69,18 @@ struct GoProTelemetry {
     /// The streams of `key` in each payload (empty where a payload has none).
     func streams(_ key: String) -> [[GPMFStreamPayload]] { payloads.map { $0.streams.streams(key) } }
 
+    /// A stream of quaternions (`CORI`, `IORI`: w, x, y, z as stored after SCAL) at their times.
+    /// Throws, naming the payload, when a sample has not four elements.
+    func quaternions(_ key: String, file: String) throws -> [(time: Double, q: Quaternion)] {
+        try series(key).payloads.flatMap { p -> [(time: Double, q: Quaternion)] in
+            guard let s = p.stream else { return [] }
+            return try zip(p.times, s.samples).map { t, e in
+                guard e.count == 4 else { throw InputError(file: file, "\(p.payload.name), byte \(s.offset): \(key) has \(e.count) elements per sample, 4 (w, x, y, z) expected") }
+                return (t, Quaternion(w: e[0], x: e[1], y: e[2], z: e[3]))
+            }
+        }
+    }
+
     /// Each payload's samples of `key` and their times (evenly over the payload, `GoProTimeline`).
     func series(_ key: String) -> (payloads: [(payload: Payload, stream: GPMFStreamPayload?, times: [Double])], lastSpan: GoProTimeline.LastSpan) {
         let perPayload = streams(key)

@@ -121,17 +121,21 @@ struct HeadingSettlement {
 
     /// Why the GPS track gives `CourseAlignment` too few course samples, for people: the track
     /// moves less than a course needs (fixes `minDisplacement` and `accuracyMultiple` times
-    /// their stated accuracy apart), or not fast enough or not long enough.
+    /// their accuracy apart: the measured relative one of a high-rate track, else the stated
+    /// one), or not fast enough or not long enough.
     static func whyNoCourse(_ fixes: [GPSFix]) -> String {
         guard let first = fixes.first, fixes.count > 1 else { return fixes.isEmpty ? "it has no GPS fix" : "it has one GPS fix" }
         let extent = fixes.map { geodesicInverse(from: first.coordinate, to: $0.coordinate).distance }.max() ?? 0
         let accuracies = fixes.compactMap(\.horizontalAccuracy).sorted()
-        let accuracy = accuracies.isEmpty ? 0 : accuracies[accuracies.count / 2]
+        let relative = CourseAlignment.relativeAccuracy(fixes)
+        let accuracy = relative?.used ?? (accuracies.isEmpty ? 0 : accuracies[accuracies.count / 2])
+        let accuracySaid = relative.map { String(format: "their fix-to-fix jitter, %.2f m measured, %.1f m at least", $0.measured, CourseAlignment.relativeAccuracyFloor) }
+            ?? String(format: "their stated accuracy, median %.1f m", accuracy)
         let need = max(CourseAlignment.minDisplacement, CourseAlignment.accuracyMultiple * accuracy)
         let samples = CourseAlignment.courses(fixes).count
         if extent < need {
-            return String(format: "the track moves %.1f m from its start, and a course needs fixes %.1f m apart (at least %.0f m, and %.0f × their stated accuracy, median %.1f m)",
-                          extent, need, CourseAlignment.minDisplacement, CourseAlignment.accuracyMultiple, accuracy)
+            return String(format: "the track moves %.1f m from its start, and a course needs fixes %.1f m apart (at least %.0f m, and %.0f × %@)",
+                          extent, need, CourseAlignment.minDisplacement, CourseAlignment.accuracyMultiple, accuracySaid)
         }
         return String(format: "%d course samples (fixes %.1f m apart within %.0f s, at %.1f m/s or more), %d needed", samples, need,
                       CourseAlignment.maxSpan, CourseAlignment.minSpeed, minCourseSamples)
