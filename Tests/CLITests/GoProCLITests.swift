@@ -40,10 +40,12 @@ final class GoProCLITests: XCTestCase {
         let f = try rows(fusedOut)
         XCTAssertEqual(f.count, 2081)
         func heading(_ rows: [[String]], at t: Double) -> Double { Double(rows.min { abs(Double($0[0])! - t) < abs(Double($1[0])! - t) }![5])! }
-        func turn(_ rows: [[String]]) -> Double { (heading(rows, at: 10.5) - heading(rows, at: 5) + 540).truncatingRemainder(dividingBy: 360) - 180 }
-        let turnCORI = turn(poses), turnFused = turn(f)
-        XCTAssertGreaterThan(turnCORI, 10)  // to the right at the end
-        XCTAssertEqual(turnCORI, turnFused, accuracy: 4, "the turn from 5 s to the end, CORI against the fusion")
+        func turn(_ rows: [[String]], from t0: Double, to t1: Double) -> Double { (heading(rows, at: t1) - heading(rows, at: t0) + 540).truncatingRemainder(dividingBy: 360) - 180 }
+        XCTAssertEqual(turn(poses, from: 5, to: 8), turn(f, from: 5, to: 8), accuracy: 4, "the turn from 5 to 8 s, the view against the fusion")
+        // In the final pan the stabilised view turns further than the body (IORI: up to 19.4°).
+        let viewTurn = turn(poses, from: 8, to: 10.5), bodyTurn = turn(f, from: 8, to: 10.5)
+        XCTAssertGreaterThan(bodyTurn, 10)  // to the right at the end
+        XCTAssertEqual(viewTurn - bodyTurn, 12, accuracy: 7.4, "the view's turn beyond the body's in the final pan")
     }
 
     /// `convert CLIP`: the camera's orientation rows with `orientation_north: unknown`, and the

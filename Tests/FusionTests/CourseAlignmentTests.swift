@@ -57,6 +57,31 @@ import Testing
         #expect(abs(wrap180(turned.headingDeg - 10 - correction.offset(at: 100))) < 1e-6)
     }
 
+    /// A 13 m walk toward 150° at 1.3 m/s, fixes stating 4.6 m (a GoPro's DOP × 3 m) with a
+    /// few centimetres of jitter: at 18 Hz the jitter shows and the 1 m floor and the 8 m
+    /// minimum decide; the same walk at 1 Hz keeps its stated accuracy (23 m needed: no course).
+    @Test func aHighRateTrackIsJudgedByItsJitterAOneHertzTrackByItsStatedAccuracy() throws {
+        let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: 33.1268, longitude: -117.3273))
+        var rng = SplitMix64(seed: 3)
+        func track(rate: Double) -> [GPSFix] {
+            (0...Int(10 * rate)).map { i in
+                let t = Double(i) / rate, d = 1.3 * t
+                let e = d * sin(150 * .pi / 180) + (rng.uniform() - 0.5) * 0.1, n = d * cos(150 * .pi / 180) + (rng.uniform() - 0.5) * 0.1
+                return GPSFix(time: t, coordinate: plane.geodetic(enu: Vector3(e, n, 0)), horizontalAccuracy: 4.6)
+            }
+        }
+        let fast = track(rate: 18)
+        let relative = try #require(CourseAlignment.relativeAccuracy(fast))
+        #expect(relative.measured < 0.1)
+        #expect(relative.used == CourseAlignment.relativeAccuracyFloor)
+        let courses = CourseAlignment.courses(fast)
+        #expect(courses.count > 50)
+        for c in courses { #expect(abs(wrap180(c.courseDeg - 150)) < 2) }
+        let slow = track(rate: 1)
+        #expect(CourseAlignment.relativeAccuracy(slow) == nil)
+        #expect(CourseAlignment.courses(slow).isEmpty)
+    }
+
     @Test func aRecordingThatDoesNotMoveHasNoCourse() {
         let still = (0...100).map { GPSFix(time: Double($0), coordinate: GeoCoordinate(latitude: 60.17, longitude: 24.95), horizontalAccuracy: 5) }
         #expect(CourseAlignment.courses(still).isEmpty)
