@@ -49,3 +49,20 @@ final class VideoDecoderTests: XCTestCase {
         }
     }
 }
+
+final class HEVCDecodingTests: XCTestCase {
+    /// An H.265 clip (Tests/Fixtures/footage/hevc-12-frames.mp4: 12 frames of 64×48 at 30 fps,
+    /// made with PyAV's libx265): every frame decodes, in order and by seeking, to the same pixels.
+    func testH265FramesDecode() throws {
+        let path = packageRoot.appendingPathComponent("Tests/Fixtures/footage/hevc-12-frames.mp4").path
+        let video = try VideoDecoder(path: path)
+        XCTAssertEqual(video.stream.codecName, "hevc")
+        XCTAssertEqual(video.frameCount, 12)
+        XCTAssertEqual(video.width, 64)
+        let inOrder = try (0..<12).map { try video.frame(at: $0) }
+        // The red channel ramps by 20 a frame (B, G, R, A: byte 2).
+        XCTAssertEqual(Double(inOrder[5].pixels[2]), 100, accuracy: 6)
+        let again = try VideoDecoder(path: path)
+        XCTAssertEqual(try again.frame(at: 9).pixels, inOrder[9].pixels)
+    }
+}
