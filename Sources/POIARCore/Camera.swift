@@ -27,6 +27,17 @@ public struct LensDistortion: Equatable, Sendable {
         let t2 = theta * theta
         return theta * (1 + t2 * (k1 + t2 * (k2 + t2 * (k3 + t2 * k4))))
     }
+
+    /// The ray angle θ whose distorted angle is `distorted` (radians): `fisheyeAngle` inverted
+    /// by bisection on 0…π/2, where it rises for sane coefficients.
+    public func fisheyeRayAngle(distorted: Double) -> Double {
+        var lo = 0.0, hi = Double.pi / 2
+        for _ in 0..<60 {
+            let mid = (lo + hi) / 2
+            if fisheyeAngle(mid) < distorted { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
 }
 
 /// How the device was held for the stills (camera JSON `orientation`).
@@ -75,13 +86,7 @@ public struct CameraIntrinsics: Equatable, Sendable {
     public var halfHorizontalFOVDeg: Double {
         let edge = max(cx, Double(width) - cx) / fx
         guard let d = distortion, d.model == .fisheye else { return atan(edge) * 180 / .pi }
-        // θ_d = edge: invert θ_d(θ) by bisection (monotonic on 0…π/2 for sane coefficients).
-        var lo = 0.0, hi = Double.pi / 2
-        for _ in 0..<60 {
-            let mid = (lo + hi) / 2
-            if d.fisheyeAngle(mid) < edge { lo = mid } else { hi = mid }
-        }
-        return lo * 180 / .pi
+        return d.fisheyeRayAngle(distorted: edge) * 180 / .pi
     }
 }
 

@@ -32,6 +32,15 @@ public struct Quaternion: Equatable, Hashable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The rotation vector of a unit quaternion (axis · angle, radians; the logarithm map, the
+    /// inverse of `init(rotationVector:)`), taken with w ≥ 0 so the angle is at most π.
+    public var rotationVector: Vector3 {
+        let c = canonical
+        let s = c.vector.norm
+        if s < 1e-15 { return c.vector * 2 }
+        return c.vector * (2 * atan2(s, c.w) / s)
+    }
+
     public var vector: Vector3 { Vector3(x, y, z) }
     public var norm: Double { (w * w + x * x + y * y + z * z).squareRoot() }
     public var normalized: Quaternion {

@@ -46,8 +46,7 @@ public struct CompassTapeDrawing: Sendable {
     func halfSpan(width: Double) -> Double {
         let edge = max(cx, width - cx) / max(1, fx)
         guard let fisheye else { return min(79.0, atan(edge) * 180 / .pi + 5) }
-        let camera = CameraIntrinsics(width: Int(width), height: 1, fx: fx, fy: fx, cx: cx, cy: 0.5, distortion: fisheye)
-        return min(99.0, camera.halfHorizontalFOVDeg + 5)
+        return min(99.0, fisheye.fisheyeRayAngle(distorted: edge) * 180 / .pi + 5)
     }
 }
 

@@ -302,7 +302,7 @@ public struct Simulator: Sendable {
                 // Magnetometer samples due at the same time come before the gyro's.
                 while abs(time(k.mag, c.magRate, magT0) - ti) < 1e-12 { try emitMag(k.mag); k.mag += 1 }
                 let dq = (trajectory.attitude(ti - dt / 2).conjugate * trajectory.attitude(ti + dt / 2)).canonical
-                let w = Trajectory.log(dq) / dt
+                let w = dq.rotationVector / dt
                 try emit(.gyro(time: ti, rate: w + c.gyroBias + noise(&gyroRNG, c.gyroNoise)), .gyro, index: k.imu, rate: c.imuRate, t0: 0)
                 if let truth {
                     let qc = q.canonical, a = Pose(q).angles

@@ -211,14 +211,6 @@ struct Trajectory: Sendable {
         let a = angles(t)
         return Pose(headingDeg: a.heading, pitchDeg: a.pitch, rollDeg: a.roll).orientation
     }
-
-    /// Rotation vector of a unit quaternion (w ≥ 0 taken).
-    static func log(_ q: Quaternion) -> Vector3 {
-        let c = q.canonical
-        let s = c.vector.norm
-        if s < 1e-15 { return c.vector * 2 }
-        return c.vector * (2 * atan2(s, c.w) / s)
-    }
 }
 
 /// The path behind a reference, so `Trajectory` stays cheap to copy.

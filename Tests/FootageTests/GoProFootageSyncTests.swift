@@ -48,12 +48,7 @@ final class GoProFootageSyncTests: XCTestCase {
         XCTAssertEqual(image.count, body.count)
         let view = zip(image, body).map { (time: $0.time, q: $0.q * $1.q) }
         return zip(view, view.dropFirst()).map { a, b in
-            var d = a.q.conjugate * b.q
-            if d.w < 0 { d = Quaternion(w: -d.w, x: -d.x, y: -d.y, z: -d.z) }
-            let s = d.vector.norm
-            let angle = 2 * atan2(s, d.w)
-            let rotation = s > 0 ? d.vector * (angle / s) : .zero
-            return (time: (a.time + b.time) / 2, rate: rotation / (b.time - a.time))
+            (time: (a.time + b.time) / 2, rate: (a.q.conjugate * b.q).rotationVector / (b.time - a.time))
         }
     }
 

@@ -17,12 +17,7 @@ func yaw(_ deg: Double) -> Quaternion { Quaternion(axis: upENU, angle: deg / deg
 func inDevice(_ q: Quaternion, _ v: Vector3) -> Vector3 { q.conjugate.rotate(v) }
 
 /// The rotation vector of a unit quaternion (the logarithm map): axis · angle, radians.
-func rotationVector(_ q: Quaternion) -> Vector3 {
-    let c = q.canonical
-    let s = c.vector.norm
-    guard s > 1e-15 else { return 2 * c.vector }
-    return c.vector / s * (2 * atan2(s, c.w))
-}
+func rotationVector(_ q: Quaternion) -> Vector3 { q.rotationVector }
 
 /// BROAD's error measures (Laidig et al. 2021), degrees: e = q_est ⊗ q_truth⁻¹.
 struct AttitudeError {

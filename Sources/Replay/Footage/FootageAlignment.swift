@@ -42,11 +42,7 @@ enum FootageAlignment {
         zip(attitudes, attitudes.dropFirst()).compactMap { a, b in
             let dt = b.time - a.time
             guard dt > 0 else { return nil }
-            var d = a.attitude.conjugate * b.attitude
-            if d.w < 0 { d = Quaternion(w: -d.w, x: -d.x, y: -d.y, z: -d.z) }
-            let s = d.vector.norm
-            let angle = 2 * atan2(s, d.w)
-            return ((a.time + b.time) / 2, s > 0 ? d.vector * (angle / s / dt) : .zero)
+            return ((a.time + b.time) / 2, (a.attitude.conjugate * b.attitude).rotationVector / dt)
         }
     }
 }

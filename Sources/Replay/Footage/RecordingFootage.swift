@@ -24,24 +24,32 @@ final class RecordingFootage {
         self.archived = archived
     }
 
+    /// Where a replay's footage came from, for the notices.
+    enum Origin: String {
+        case option = "--footage"
+        case ownVideo = "the recording's own video"
+        case logLine = "the log's # footage: line"
+        case cameraFolder = "the recording's camera folder"
+    }
+
     /// The replay's footage, most explicit first: `--footage`, the recording itself when it is a
     /// video (a GoPro clip), the log's `# footage:` line, a phone export's `Camera/` folder;
-    /// nil when there is none. An offset that needs estimating (`auto`) is left at 0 until
-    /// `estimateOffset`.
+    /// nil when there is none. With `auto` the offset is the one the footage's clock implies
+    /// (the centre of the search) until `setEstimatedOffset`.
     static func find(_ options: FootageOptions, logPath: String, metadata: LogMetadata, logFolder: URL,
                      notice: (String) -> Void) throws -> RecordingFootage? {
         let path: String
-        let origin: String
+        let origin: Origin
         var archived: PhoneCameraFiles?
         if let given = options.path {
-            path = given; origin = "--footage"
+            path = given; origin = .option
         } else if MediaFile.looksLikeISOMedia(path: logPath) {
-            path = logPath; origin = "the recording's own video"
+            path = logPath; origin = .ownVideo
         } else if let value = metadata["footage"] {
             path = try LogFolderPath.resolve(value, key: "footage", logFolder: logFolder, logPath: logPath).path
-            origin = "the log's # footage: line"
+            origin = .logLine
         } else if let camera = try PhoneCameraFiles.find(in: logPath) {
-            origin = "the recording's camera folder"
+            origin = .cameraFolder
             let videos = camera.names.filter { ["mp4", "mov"].contains(($0 as NSString).pathExtension.lowercased()) }
             if let video = videos.first {
                 guard videos.count == 1 else {
@@ -62,31 +70,31 @@ final class RecordingFootage {
         let source = try archived.map { FootageSource(stills: try StillSequence(names: $0.names, folder: $0.display, notice: notice),
                                                       display: $0.display) }
             ?? FootageSource(path: path, notice: notice)
-        // The offset the footage's clock implies (the centre of an `auto` search), unless given.
-        var offset = 0.0, reason: String
-        switch (options.offset, source.clock) {
-        case (.seconds(let s)?, _):
-            offset = s; reason = "--footage-offset"
-        case (.auto?, .clip):
-            reason = "to be estimated"
-        case (.auto?, .utc):
-            offset = -(metadata.startUTC?.timeIntervalSince1970 ?? 0); reason = "to be estimated"
-        case (nil, .clip):
-            switch origin {
-            case "the recording's own video": reason = "the video's timeline is the recording's"
-            case "the log's # footage: line": reason = "the log's time 0 is the video's, as its # footage: line says"
-            default: reason = "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)"
+        // The offset the footage's clock implies: the default, and the centre of an `auto` search.
+        let implied: (offset: Double, reason: String)
+        switch source.clock {
+        case .clip:
+            implied = (0, origin == .ownVideo ? "the video's timeline is the recording's"
+                : origin == .logLine ? "the log's time 0 is the video's, as its # footage: line says"
+                : "taken as 0: the video's time 0 is the log's (--footage-offset SECONDS or auto sets it)")
+        case .utc:
+            if let start = metadata.startUTC {
+                implied = (-start.timeIntervalSince1970, "by the frames' UTC capture times and the log's start_utc")
+            } else if case .seconds = options.offset {
+                implied = (0, "")
+            } else {
+                throw InputError(file: path, "the footage's frames carry UTC capture times, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset)")
             }
-        case (nil, .utc):
-            guard let start = metadata.startUTC else {
-                throw InputError(file: path, "the footage's frames carry UTC capture times, but the log has no start_utc to place them: give --footage-offset (seconds; footage time = log time − offset) or auto")
-            }
-            offset = -start.timeIntervalSince1970
-            reason = "by the frames' UTC capture times and the log's start_utc"
+        }
+        var (offset, reason) = implied
+        switch options.offset {
+        case .seconds(let s)?: (offset, reason) = (s, "--footage-offset")
+        case .auto?: reason = "to be estimated"
+        case nil: break
         }
         let footage = RecordingFootage(source: source, offset: offset, offsetReason: reason, maxRate: options.maxRate,
                                        archived: archived)
-        notice("footage: \(path) (\(origin)): \(source.frames.count) \(source.kind == .video ? "video frames" : "stills")\(source.frameRate.map { String(format: " at %.3f fps", $0) } ?? "")")
+        notice("footage: \(path) (\(origin.rawValue)): \(source.frames.count) \(source.kind == .video ? "video frames" : "stills")\(source.frameRate.map { String(format: " at %.3f fps", $0) } ?? "")")
         return footage
     }
 
