@@ -70,7 +70,7 @@ let package = Package(
         ]),
 
         // Helpers every test target shares (temporary folders removed when the run ends).
-        .target(name: "PoiarTestSupport", path: "Tests/TestSupport"),
+        .target(name: "PoiarTestSupport", dependencies: ["Rendering"], path: "Tests/TestSupport"),
 
         .testTarget(name: "POIARCoreTests", dependencies: ["PoiarTestSupport", "POIARCore"]),
         .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy"], exclude: ["Fixtures"]),
@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.

@@ -31,6 +31,8 @@ public struct Rect: Equatable, Hashable, Sendable {
 public protocol LabelSizing: Sendable {
     /// Size in pixels of the card showing `name` and `detail` (e.g. "85 m").
     func labelSize(name: String, detail: String) -> (width: Double, height: Double)
+    /// Size of the same card drawn `sizeFactor` times its normal size (cards sized by distance).
+    func labelSize(name: String, detail: String, sizeFactor: Double) -> (width: Double, height: Double)
     /// The area an off-screen arrow with its tip at `tip`, pointing `angleDeg` (image
     /// degrees, 0 = right, 90 = down), covers with its name-and-distance text on a
     /// `imageWidth` × `imageHeight` frame.
@@ -39,6 +41,12 @@ public protocol LabelSizing: Sendable {
 }
 
 extension LabelSizing {
+    /// Without a renderer's measure: the normal size, scaled.
+    public func labelSize(name: String, detail: String, sizeFactor: Double) -> (width: Double, height: Double) {
+        let size = labelSize(name: name, detail: detail)
+        return (size.width * sizeFactor, size.height * sizeFactor)
+    }
+
     /// Without a renderer's measure: the arrow's surroundings, 40 px square.
     public func indicatorFootprint(tip: Point2, angleDeg: Double, name: String, detail: String,
                                    imageWidth: Int, imageHeight: Int) -> Rect {

@@ -10,8 +10,37 @@ public struct LabelCandidate: Sendable {
     public var distance: Double
     /// Where the POI projects; nil when behind the camera.
     public var anchor: Point2?
-    public init(id: String, name: String, detail: String, distance: Double, anchor: Point2?) {
+    /// The POI's category (declutter's importance, cluster cards).
+    public var category: String
+    /// Behind a building, as seen from the camera (`LineOfSight`): it gets no card.
+    public var occluded: Bool
+    /// The card's size relative to the normal card (`LayoutOptions.cardSize`).
+    public var sizeFactor: Double
+    public init(id: String, name: String, detail: String, distance: Double, anchor: Point2?,
+                category: String = "", occluded: Bool = false, sizeFactor: Double = 1) {
         self.id = id; self.name = name; self.detail = detail; self.distance = distance; self.anchor = anchor
+        self.category = category; self.occluded = occluded; self.sizeFactor = sizeFactor
+    }
+}
+
+/// Cards sized by distance: near POIs' cards larger, far ones' smaller (HDAugmentedReality's
+/// users asked for it), linear in the logarithm of the distance between `near` and `far`
+/// metres, in steps of 0.05 so a card does not change size at every metre.
+public struct CardSizeByDistance: Sendable, Equatable {
+    /// Size of cards at or nearer than `near` m (default 1.2 at 25 m).
+    public var nearFactor = 1.2, near = 25.0
+    /// Size of cards at or farther than `far` m (default 0.8 at 500 m: at 720 px the name is
+    /// still 13.6 px and the distance 10.4 px).
+    public var farFactor = 0.8, far = 500.0
+
+    public init() {}
+
+    /// The size factor of a card `distance` metres away.
+    public func factor(distance: Double) -> Double {
+        guard far > near, distance.isFinite else { return 1 }
+        let t = min(1, max(0, log(max(distance, 1e-3) / near) / log(far / near)))
+        let f = nearFactor + (farFactor - nearFactor) * t
+        return (f * 20).rounded() / 20
     }
 }
 
@@ -20,7 +49,20 @@ public struct PlacedLabel: Sendable, Equatable {
     public var id: String
     public var box: Rect?
     public var stackLevel: Int
+    /// A card is drawn (at `opacity`).
     public var visible: Bool
+    /// 1 opaque; less while the card fades in or out (`LayoutOptions.fadeTau`).
+    public var opacity: Double = 1
+    /// The card's size relative to the normal card.
+    public var sizeFactor: Double = 1
+    /// How a POI in view without a card is marked (nil: not at all).
+    public var marker: LabelMarker?
+    /// The cluster card (index in `PlannedLabels.clusters`) that shows it.
+    public var cluster: Int?
+
+    public init(id: String, box: Rect?, stackLevel: Int, visible: Bool) {
+        self.id = id; self.box = box; self.stackLevel = stackLevel; self.visible = visible
+    }
 }
 
 /// How far labels are raised by distance before stacking (HDAugmentedReality's
@@ -61,7 +103,19 @@ public struct LayoutOptions: Sendable {
     /// Areas labels keep out of (the HUD's compass tape, GPS pill and radar): a label that
     /// would overlap one is lifted over it like over a nearer label, and one that cannot be
     /// (the area spans the image's width, as the tape does) is not drawn. Output pixels.
+    /// Nor is a card whose leader line would cross one.
     public var keepOut: [Rect] = []
+    /// Least gap between a card and the image's side edges (default 6): a card whose anchor
+    /// is near an edge is shifted inward, its leader line bent to the anchor.
+    public var edgeMargin: Double = 6
+    /// Cards sized by distance (nil: every card the normal size; `--card-size fixed`).
+    public var cardSize: CardSizeByDistance? = CardSizeByDistance()
+    /// How many cards, and which (`--max-cards`; see `Declutter`).
+    public var declutter = DeclutterOptions()
+    /// Time constant, seconds, of a card fading in (it appears) or out (it went behind a
+    /// building) (default 0.3; 0 disables): at 2 frames/s a card is 86 % there on its first
+    /// frame; at 30 frames/s it takes about a second.
+    public var fadeTau: Double = 0.3
 
     // Calm over time (used when the layout is given a `LayoutMemory`).
     /// A label that leaves the view (or the labels drawn) and comes back within this many
@@ -89,6 +143,8 @@ public struct LayoutOptions: Sendable {
         var l = self
         l.leaderLength *= scale
         l.levelMargin *= scale
+        l.edgeMargin *= scale
+        l.declutter.clusterSpan *= scale
         if case .manual(let threshold, let k) = distanceOffset { l.distanceOffset = .manual(threshold: threshold, pixelsPerMetre: k * scale) }
         return l
     }
@@ -104,6 +160,8 @@ public struct LayoutMemory: Sendable {
     /// Since when a label could have dropped to a lower level but was held.
     var dropSince: [String: Double] = [:]
     var time: Double?
+    /// The opacity of each card drawn on the last frame (fading in or out, or 1).
+    var cardOpacity: [String: Double] = [:]
 
     public init() {}
 }
@@ -151,9 +209,11 @@ public struct LabelLayout: Sendable {
                   anchor.x >= 0, anchor.x <= imageWidth, anchor.y >= 0, anchor.y <= imageHeight,
                   options.maxDistance.map({ c.distance <= $0 }) ?? true
             else { continue }
-            let size = sizing.labelSize(name: c.name, detail: c.detail)
+            let size = sizing.labelSize(name: c.name, detail: c.detail, sizeFactor: c.sizeFactor)
             let raise = options.distanceOffset.offset(distance: c.distance, imageHeight: imageHeight)
-            eligible.append((i, Rect(x: anchor.x - size.width / 2, y: anchor.y - options.leaderLength - raise - size.height,
+            // Centred over the anchor, shifted inward to stay on the image.
+            let x = max(options.edgeMargin, min(imageWidth - options.edgeMargin - size.width, anchor.x - size.width / 2))
+            eligible.append((i, Rect(x: x, y: anchor.y - options.leaderLength - raise - size.height,
                                      width: size.width, height: size.height)))
         }
         var placed: [Rect] = []
@@ -180,7 +240,8 @@ public struct LabelLayout: Sendable {
                 }
                 result[i].box = box
                 result[i].stackLevel = level
-                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), options.maxStackLevel.map({ level <= $0 }) ?? true {
+                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, candidates[i].anchor),
+                   options.maxStackLevel.map({ level <= $0 }) ?? true {
                     result[i].visible = true
                     placed.append(box)
                 }
@@ -221,7 +282,8 @@ public struct LabelLayout: Sendable {
                 b.y = lower[blocker].minY - options.stackGap - b.height
                 liftedOver.append(blocker)
             }
-            guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }) else { return nil }
+            guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }),
+                  !leaderCrossesKeepOut(b, candidates[chosen[k].index].anchor) else { return nil }
             let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
             for s in owners.indices where owners[s] != k && level[owners[s]]! >= l {
                 if placed[s].intersects(wide) { return nil }
@@ -297,6 +359,15 @@ public struct LabelLayout: Sendable {
         for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
         memory.dropSince = dropSince
         memory.time = time
+    }
+
+    /// Whether the leader line from `box` down to `anchor` would cross an area kept clear
+    /// (the line is taken as straight down from the box's bottom edge above the anchor).
+    func leaderCrossesKeepOut(_ box: Rect, _ anchor: Point2?) -> Bool {
+        guard let anchor, anchor.y > box.maxY else { return false }
+        let x = min(max(anchor.x, box.minX), box.maxX)
+        let line = Rect(x: min(x, anchor.x) - 1, y: box.maxY, width: abs(anchor.x - x) + 2, height: anchor.y - box.maxY)
+        return options.keepOut.contains { line.intersects($0) }
     }
 
     /// Eases a label's lift above its anchor toward its new stacked lift, with

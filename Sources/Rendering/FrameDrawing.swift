@@ -30,17 +30,44 @@ public struct CardDrawing: Sendable {
     /// Where the card goes, in image pixels; its size should come from `CardStyle.labelSize`.
     /// The corner is rounded to whole pixels when drawn, so edges and text stay crisp.
     public var box: Rect
-    /// Where the POI projects: a leader line runs from the middle of the card's bottom
-    /// edge to here, ending in a dot. Nil: no leader.
+    /// Where the POI projects: a leader line runs from the card's bottom edge to here, ending
+    /// in a dot. It leaves the card straight above the anchor, or, when the card was shifted
+    /// inward from the image edge past its anchor, from the card's nearest bottom corner.
+    /// Nil: no leader.
     public var anchor: Point2?
     public var name: String
     /// The second line, e.g. "85 m"; empty for a one-line card.
     public var detail: String
     /// Category name, for the colour (see `CategoryPalette`).
     public var category: String
+    /// The card's size relative to the normal card (`CardStyle.sized`): cards are sized by distance.
+    public var sizeFactor: Double
+    /// 1 opaque; less while the card fades in or out.
+    public var opacity: Double
 
-    public init(box: Rect, anchor: Point2?, name: String, detail: String, category: String) {
+    public init(box: Rect, anchor: Point2?, name: String, detail: String, category: String,
+                sizeFactor: Double = 1, opacity: Double = 1) {
         self.box = box; self.anchor = anchor; self.name = name; self.detail = detail; self.category = category
+        self.sizeFactor = sizeFactor; self.opacity = opacity
+    }
+
+    /// Where the leader line leaves the card: on its bottom edge above the anchor, kept off the
+    /// rounded corners.
+    public static func leaderStart(box: Rect, anchor: Point2, inset: Double) -> Point2 {
+        Point2(min(max(anchor.x, box.minX + inset), box.maxX - inset), box.maxY)
+    }
+}
+
+/// A POI in view marked without a card.
+public struct MarkerDrawing: Sendable {
+    public enum Kind: Sendable { case dot, dim }
+    public var position: Point2
+    public var category: String
+    /// `dot`: a small solid dot in the category colour (no room for a card, or gathered in a
+    /// cluster card); `dim`: a smaller translucent grey one (behind a building).
+    public var kind: Kind
+    public init(position: Point2, category: String, kind: Kind) {
+        self.position = position; self.category = category; self.kind = kind
     }
 }
 
@@ -51,6 +78,8 @@ public struct FrameDrawing: Sendable {
     public var background: FrameBackground
     /// Drawn in this order, so later cards cover earlier ones: give the farthest first.
     public var cards: [CardDrawing]
+    /// Drawn under the leader lines and cards.
+    public var markers: [MarkerDrawing]
     /// Small text in the bottom-right corner, e.g. "© OpenStreetMap contributors".
     public var attribution: String?
     /// Arrows at the edges toward POIs outside the view, drawn over the cards.
@@ -59,9 +88,9 @@ public struct FrameDrawing: Sendable {
     public var hud: HUDDrawing?
 
     public init(width: Int, height: Int, background: FrameBackground,
-                cards: [CardDrawing], attribution: String? = nil, indicators: [IndicatorDrawing] = [],
-                hud: HUDDrawing? = nil) {
+                cards: [CardDrawing], markers: [MarkerDrawing] = [], attribution: String? = nil,
+                indicators: [IndicatorDrawing] = [], hud: HUDDrawing? = nil) {
         self.width = width; self.height = height; self.background = background
-        self.cards = cards; self.attribution = attribution; self.indicators = indicators; self.hud = hud
+        self.cards = cards; self.markers = markers; self.attribution = attribution; self.indicators = indicators; self.hud = hud
     }
 }

@@ -23,13 +23,17 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     if let hud = frame.hud {
         try drawHUD(HUDDrawing(compass: hud.compass, status: hud.status), style: style, on: canvas)
     }
+    for marker in frame.markers {
+        drawMarker(marker, style: style, on: canvas)
+    }
     // Every leader line first, so no line ever crosses a card's text, however high the
-    // stack; then the cards, farthest first.
+    // stack; then the cards, farthest first. A fading card is drawn into a group and painted
+    // with its opacity, so its layers do not show through each other.
     for card in frame.cards {
-        drawLeader(card, style: style, on: canvas)
+        withOpacity(card.opacity, on: canvas) { drawLeader(card, style: style, on: canvas) }
     }
     for card in frame.cards {
-        drawCard(card, style: style, on: canvas)
+        withOpacity(card.opacity, on: canvas) { drawCard(card, style: style.sized(card.sizeFactor), on: canvas) }
     }
     for indicator in frame.indicators {
         drawIndicator(indicator, style: style, on: canvas)
@@ -151,7 +155,49 @@ private func pixelBox(_ card: CardDrawing) -> Rect {
          width: max(1, card.box.width.rounded()), height: max(1, card.box.height.rounded()))
 }
 
-/// The leader line from the middle of the card's bottom edge to the anchor, and the anchor dot.
+/// Draws `body` at `opacity` (1: directly).
+private func withOpacity(_ opacity: Double, on canvas: CairoCanvas, _ body: () -> Void) {
+    guard opacity < 1 else { return body() }
+    guard opacity > 0 else { return }
+    cairo_push_group(canvas.context)
+    body()
+    cairo_pop_group_to_source(canvas.context)
+    cairo_paint_with_alpha(canvas.context, opacity)
+}
+
+/// Colours of markers without a card.
+enum MarkerPalette {
+    /// A dot: the category colour in a white ring, radius (px at 720) of the dot and the ring.
+    static let dotRadius = 3.5, dotRing = 1.5
+    /// Behind a building: a translucent white disc in a grey ring, a "something there".
+    static let dimRing = RGBA8(r: 70, g: 76, b: 84, a: 255)
+    static let dimOpacity = 0.6, dimRadius = 4.5
+}
+
+/// A marker without a card: a dot in the category colour ringed in white, or a dim grey one.
+private func drawMarker(_ marker: MarkerDrawing, style: CardStyle, on canvas: CairoCanvas) {
+    let cr = canvas.context
+    let s = style.scale
+    let p = marker.position
+    switch marker.kind {
+    case .dot:
+        canvas.setColour(CardPalette.leader, alpha: 0.9)
+        cairo_arc(cr, p.x, p.y, (MarkerPalette.dotRadius + MarkerPalette.dotRing) * s, 0, 2 * Double.pi)
+        cairo_fill(cr)
+        canvas.setColour(CategoryPalette.colour(for: marker.category))
+        cairo_arc(cr, p.x, p.y, MarkerPalette.dotRadius * s, 0, 2 * Double.pi)
+        cairo_fill(cr)
+    case .dim:
+        cairo_arc(cr, p.x, p.y, MarkerPalette.dimRadius * s, 0, 2 * Double.pi)
+        canvas.setColour(CardPalette.leader, alpha: MarkerPalette.dimOpacity * 0.6)
+        cairo_fill_preserve(cr)
+        canvas.setColour(MarkerPalette.dimRing, alpha: MarkerPalette.dimOpacity)
+        cairo_set_line_width(cr, 1.5 * s)
+        cairo_stroke(cr)
+    }
+}
+
+/// The leader line from the card's bottom edge to the anchor, and the anchor dot.
 private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
@@ -160,9 +206,9 @@ private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoC
     cairo_save(cr)
     defer { cairo_restore(cr) }
 
-    // Leader line from the middle of the bottom edge to the anchor, and the anchor dot.
+    // Leader line from the bottom edge to the anchor, and the anchor dot.
     if let anchor = card.anchor {
-        let start = Point2(box.midX, box.maxY)
+        let start = CardDrawing.leaderStart(box: box, anchor: anchor, inset: style.sized(card.sizeFactor).cornerRadius + 2 * s)
         if anchor.y > start.y + 0.5 {
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             for (paint, opacity, extra) in [(CardPalette.leaderHalo, CardPalette.leaderHaloOpacity, 1.5),

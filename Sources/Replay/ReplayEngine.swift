@@ -50,7 +50,7 @@ public final class ReplayEngine {
         let counts = written.tally.current
         return ReplaySummary(frames: fused.frames.count, outputDir: written.outDir, seconds: Date().timeIntervalSince(start),
                              north: prepared.north, rejectedFixes: fused.track.rejectedCount, stats: written.stats.summary,
-                             outcomes: written.outcomes, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
+                             outcomes: written.outcomes, labels: written.labels, drawingSeconds: written.tally.drawingSeconds, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
                              manifestName: written.manifestName)
     }
 
@@ -167,8 +167,9 @@ public final class ReplayEngine {
         let pois = prepared.database.map {
             POIQuery(database: $0, radius: options.radius, categories: options.categories, language: options.language)
         }
+        let lineOfSight: LineOfSight? = nil  // buildings: from the POI source or --buildings (next commit)
         let pipeline = try FramePipeline(camera: camera, layout: options.layout, annotation: options.annotation, overlay: overlay,
-                                         pois: pois, fontPath: options.fontPath, boldFontPath: options.boldFontPath)
+                                         pois: pois, lineOfSight: lineOfSight, fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         return SettledFrames(stills: stills, pipeline: pipeline)
     }
 
@@ -184,6 +185,7 @@ public final class ReplayEngine {
         var fingerprint: FNV1a64
         var stats: CalmStats
         var outcomes: FrameOutcomes
+        var labels = LabelCounts()
     }
 
     /// Annotates, renders and lists the frames a chunk at a time, so memory does not grow with
@@ -230,6 +232,7 @@ public final class ReplayEngine {
                                                               location: fused.track.location(at: frame.time)!, pose: frame.pose,
                                                               sequence: &sequence)
                     written.stats.add(record)
+                    written.labels.add(record)
                     written.outcomes.add(FrameOutcome(record, hasPOISource: prepared.database != nil))
                     // This process's frames, less those a resumed run finds complete.
                     let line = record.jsonLine

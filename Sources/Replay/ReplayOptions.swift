@@ -77,6 +77,10 @@ public struct ReplaySummary: Sendable {
     public var stats: CalmStats.Summary
     /// What the frames showed, and why those without a label had none.
     public var outcomes: FrameOutcomes
+    /// Cards, cluster cards, dots and POIs behind buildings over the frames.
+    public var labels: LabelCounts
+    /// Time spent drawing the frames this process drew, summed over threads.
+    public var drawingSeconds: Double
     /// Frames this process drew, and frames it left as they were (`--resume`).
     public var rendered: Int
     public var skipped: Int

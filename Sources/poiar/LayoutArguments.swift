@@ -20,6 +20,18 @@ struct LayoutArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: "Terrestrial refraction coefficient for far POIs (0 turns it off).")
     var refraction: Double = 0.13
 
+    @Option(help: "POIs behind buildings: hide (no card), dim (a small translucent marker), or off (no line-of-sight check). Needs buildings (--buildings).")
+    var occlusion: String = "hide"
+
+    @Option(name: .customLong("eye-height"), parsing: .unconditional, help: "Height of the camera above the ground, metres, where sight lines start.")
+    var eyeHeight: Double = 1.5
+
+    @Option(name: .customLong("max-cards"), parsing: .unconditional, help: "Cards a frame shows at most, cluster cards included; other POIs in sight get dots.")
+    var maxCards: Int = 10
+
+    @Option(name: .customLong("card-size"), help: "Card size: distance (near cards larger, far ones smaller) or fixed.")
+    var cardSize: String = "distance"
+
     /// Filled in by `apply` from `--radius` for the automatic offset.
     func parsedOffset(radius: Double) throws -> DistanceOffset {
         switch distanceOffset {
@@ -40,6 +52,10 @@ struct LayoutArguments: ParsableArguments {
         if let maxDistance, !(maxDistance > 0 && maxDistance.isFinite) { throw ValidationError("--max-distance: expected metres > 0") }
         if offscreen < 0 { throw ValidationError("--offscreen: expected a count ≥ 0, got \(offscreen)") }
         if !(refraction >= 0 && refraction < 1) { throw ValidationError("--refraction: expected a coefficient in [0, 1), got \(refraction)") }
+        if OcclusionMode(rawValue: occlusion) == nil { throw ValidationError("--occlusion: expected hide, dim or off, got \"\(occlusion)\"") }
+        if !(eyeHeight >= 0 && eyeHeight <= 1000) { throw ValidationError("--eye-height: expected metres in [0, 1000], got \(eyeHeight)") }
+        if maxCards < 0 { throw ValidationError("--max-cards: expected a count ≥ 0, got \(maxCards)") }
+        if !["distance", "fixed"].contains(cardSize) { throw ValidationError("--card-size: expected distance or fixed, got \"\(cardSize)\"") }
     }
 
     func apply(to layout: inout LayoutOptions, _ annotation: inout AnnotationOptions, radius: Double = 1500) throws {
@@ -48,5 +64,9 @@ struct LayoutArguments: ParsableArguments {
         layout.maxDistance = maxDistance
         annotation.offscreenIndicators = offscreen
         annotation.refractionCoefficient = refraction
+        annotation.occlusion = OcclusionMode(rawValue: occlusion) ?? .hide
+        annotation.eyeHeight = eyeHeight
+        layout.declutter.maxCards = maxCards
+        layout.cardSize = cardSize == "fixed" ? nil : CardSizeByDistance()
     }
 }

@@ -148,8 +148,12 @@ struct ReplayCommand: ParsableCommand {
             engine.progress = { reporter.update($0) }
         }
         let summary = try engine.run()
-        if stats { printNotice(summary.stats.description) }
+        if stats {
+            printNotice(summary.stats.description)
+            printNotice(summary.labels.timing(drawingSeconds: summary.drawingSeconds, framesDrawn: summary.rendered))
+        }
         printNotice(summary.outcomes.description)
+        printNotice(summary.labels.description)
         printNotice(summary.report)
     }
 }

@@ -135,7 +135,11 @@ func walkTrack() throws -> [String: TrackPoint] {
             let cam = f["camera"] as! [String: Double]
             let truePose = Pose(headingDeg: truth.heading, pitchDeg: truth.pitch, rollDeg: truth.roll)
             let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: truth.lat, longitude: truth.lon, altitude: truth.alt))
-            for a in f["annotations"] as! [[String: Any]] where a["visible"] as? Bool == true {
+            // Every anchor on the image, labelled or not (which POIs get cards is the layout's
+            // choice; where they stand is the pose's).
+            for a in f["annotations"] as! [[String: Any]] {
+                guard let ax = a["anchor_x"] as? Double, ax >= 0, ax <= cam["cx"]! * 2,
+                      let ay = a["anchor_y"] as? Double, ay >= 0, ay <= cam["cy"]! * 2 else { continue }
                 let enu = plane.enu(GeoCoordinate(latitude: a["lat"] as! Double, longitude: a["lon"] as! Double))
                 let d = truePose.orientation.conjugate.rotate(enu)
                 guard -d.z > 0 else { continue }
@@ -234,6 +238,45 @@ func referenceENU(from o: (Double, Double, Double), to p: (Double, Double, Doubl
         #expect(line.contains("stack-level changes \(changes) in"), "\(line)")
         #expect(perMinute <= 1.0, "\(changes) changes in \(seconds / 60) label-minutes")
         #expect(labelMove / anchorMove <= 1.2, "movement ratio \(labelMove / anchorMove)")
-        #expect(seconds > 30 * 60)  // the walk has many labels in view: the figure means something
+        // Enough labels in view for the figure to mean something (with occlusion, the walk shows
+        // only the cafes in sight: about ten label-minutes).
+        #expect(seconds > 5 * 60)
+    }
+}
+
+/// Issue 14's targets on the sample walk with default options, recomputed from frames.jsonl
+/// by an independent 2-D line-of-sight check against the OSM building footprints
+/// (tools/line_of_sight_check.py, Python's standard library only): drawn labels in sight,
+/// POIs in sight labelled, at most 12 cards, every card on the image and clear of the HUD.
+@Suite struct SampleWalkTrueLabelsTests {
+    let run = SampleWalkRun.shared
+
+    @Test func labelsAreTrueToTheWorld() throws {
+        let r = try #require(run.result)
+        #expect(r.status == 0)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", packageRoot.appendingPathComponent("tools/line_of_sight_check.py").path,
+                       run.out.appendingPathComponent("frames.jsonl").path,
+                       sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path, "--check"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(message)")
+        let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let inSight = try #require(report["drawn_in_sight_fraction"] as? Double)
+        let labelled = try #require(report["of_them_labelled_fraction"] as? Double)
+        #expect(inSight >= 0.95 && labelled >= 0.90, "\(report)")
+        #expect((report["cards_per_frame_max"] as? Int ?? 99) <= 12)
+        #expect(report["cards_outside_image"] as? Int == 0 && report["cards_or_leaders_over_hud"] as? Int == 0)
+        #expect((report["buildings"] as? Int ?? 0) > 100, "the sample's buildings are read")
+        // POIs marked occluded are, by the same check, mostly blocked.
+        #expect((report["marked_occluded_blocked_fraction"] as? Double ?? 0) >= 0.8, "\(report)")
+        // The run summary gives the label figures.
+        #expect(r.stderr.contains("labels: ") && r.stderr.contains("behind buildings"))
     }
 }

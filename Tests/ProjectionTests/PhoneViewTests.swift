@@ -68,15 +68,20 @@ import POIARCore
             LabelCandidate(id: "over radar", name: "a", detail: "", distance: 10, anchor: Point2(90, 760)),
             LabelCandidate(id: "under tape", name: "b", detail: "", distance: 20, anchor: Point2(500, 110)),
             LabelCandidate(id: "plain", name: "c", detail: "", distance: 30, anchor: Point2(700, 400)),
+            // Beside the radar, its card would overlap it: lifted over it (not a stack level),
+            // the leader line runs down beside the radar.
+            LabelCandidate(id: "beside radar", name: "d", detail: "", distance: 40, anchor: Point2(200, 700)),
         ]
         for memory in [false, true] {
             var m: LayoutMemory? = memory ? LayoutMemory() : nil
             let r = layout.layout(candidates, sizing: FixedSizing(), memory: &m, time: 0)
-            // Lifted over the radar, not counted as a stack level.
-            #expect(r[0].visible && r[0].box!.maxY <= radar.minY && r[0].stackLevel == 0)
+            // Its anchor is under the radar: lifted over it, its leader line would cross the
+            // radar, so it is not drawn.
+            #expect(!r[0].visible)
             // Its place would overlap the tape, and it cannot go higher: not drawn.
             #expect(!r[1].visible)
             #expect(r[2].visible && r[2].box == Rect(x: 650, y: 320, width: 100, height: 40))
+            #expect(r[3].visible && r[3].box!.maxY <= radar.minY && r[3].stackLevel == 0)
             for p in r where p.visible { #expect(!options.keepOut.contains { $0.intersects(p.box!) }) }
         }
     }

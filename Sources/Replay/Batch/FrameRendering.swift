@@ -36,6 +36,7 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
             do {
                 let record = jobs[i].record
                 try context.journal.willWrite(frame: record.index)
+                let drawStart = DispatchTime.now().uptimeNanoseconds
                 let image = try context.pipeline.draw(record) {
                     if let decoded = jobs[i].background { return .still(decoded) }
                     guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
@@ -43,6 +44,7 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                         throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine)
                     }
                 }
+                context.tally.addDrawing(nanoseconds: DispatchTime.now().uptimeNanoseconds - drawStart)
                 try writePNG(image, to: context.outDir.appendingPathComponent(record.image), compressionLevel: context.pngCompressionLevel)
                 try context.journal.didWrite(frame: record.index, key: jobs[i].key)
                 context.tally.add(rendered: true)
@@ -83,6 +85,20 @@ final class RenderTally: @unchecked Sendable {
         counts = RenderProgress(handled: 0, rendered: 0, total: total)
         self.progress = progress
         progress?(counts)
+    }
+
+    /// Time spent drawing frames (background, cards, HUD; not the PNG encoding), summed over
+    /// the render threads.
+    private var drawingNanoseconds: UInt64 = 0
+
+    func addDrawing(nanoseconds: UInt64) {
+        lock.lock(); defer { lock.unlock() }
+        drawingNanoseconds += nanoseconds
+    }
+
+    var drawingSeconds: Double {
+        lock.lock(); defer { lock.unlock() }
+        return Double(drawingNanoseconds) / 1e9
     }
 
     func add(rendered: Bool) {

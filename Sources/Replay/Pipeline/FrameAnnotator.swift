@@ -28,7 +28,21 @@ public struct AnnotationOptions: Sendable {
     public var indicatorSpacing = 46.0
     /// What a card's second line shows after the distance.
     public var secondLine: CardSecondLine = .none
+    /// What to do with POIs behind buildings (default hide; `--occlusion`). Needs buildings.
+    public var occlusion: OcclusionMode = .hide
+    /// Height of the camera above the ground, metres (default 1.5: a phone held up to look
+    /// through): where sight lines start.
+    public var eyeHeight = 1.5
     public init() {}
+}
+
+/// A frame's labels: one annotation per POI hit, and the cluster cards.
+public struct FrameLabels: Sendable {
+    public var annotations: [FrameAnnotation]
+    public var clusters: [ClusterAnnotation]
+    /// Sight lines tested against the buildings, and the time they took.
+    public var sightLines = 0
+    public var occlusionSeconds = 0.0
 }
 
 /// Projects the POIs near the device into one frame and lays out their labels.
@@ -39,20 +53,23 @@ public struct FrameAnnotator: Sendable {
     public var options: AnnotationOptions
     /// Pixels per pixel-at-720 (the card style's scale).
     public var scale: Double
+    /// The buildings that can hide POIs (nil: none known, nothing is hidden).
+    public var lineOfSight: LineOfSight?
 
     public init(camera: CameraIntrinsics, layoutOptions: LayoutOptions, sizing: any LabelSizing,
-                options: AnnotationOptions = AnnotationOptions(), scale: Double = 1) {
+                options: AnnotationOptions = AnnotationOptions(), scale: Double = 1, lineOfSight: LineOfSight? = nil) {
         self.camera = camera; self.layoutOptions = layoutOptions; self.sizing = sizing
-        self.options = options; self.scale = scale
+        self.options = options; self.scale = scale; self.lineOfSight = lineOfSight
     }
 
     /// The annotator of frames drawn with `style` and `overlay`: `layout`'s lengths (given at
     /// 720 px) scaled with the image, and the HUD's areas kept clear of cards and arrows.
     public init(camera: CameraIntrinsics, layout: LayoutOptions, annotation: AnnotationOptions, style: CardStyle,
-                overlay: FrameOverlay) throws {
+                overlay: FrameOverlay, lineOfSight: LineOfSight? = nil) throws {
         var scaled = layout.scaled(by: style.scale)
         scaled.keepOut = try overlay.keepOut(width: camera.width, height: camera.height, scale: style.scale)
-        self.init(camera: camera, layoutOptions: scaled, sizing: style, options: annotation, scale: style.scale)
+        self.init(camera: camera, layoutOptions: scaled, sizing: style, options: annotation, scale: style.scale,
+                  lineOfSight: lineOfSight)
     }
 
     /// Annotations for POI hits of one frame (distance and bearing from `location`), given
@@ -65,24 +82,61 @@ public struct FrameAnnotator: Sendable {
     /// One frame of a sequence: `memory` keeps the layout calm from frame to frame.
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose,
                          memory: inout LayoutMemory?, time: Double) -> [FrameAnnotation] {
+        labels(hits: hits, location: location, pose: pose, memory: &memory, time: time).annotations
+    }
+
+    /// One frame's labels: each POI projected, checked against the buildings (when known and
+    /// `occlusion` is not off), decluttered, laid out and faded (`LabelLayout.plan`); edge
+    /// arrows toward the nearest POIs out of view and in sight.
+    public func labels(hits: [POIHit], location: GeoCoordinate, pose: Pose,
+                       memory: inout LayoutMemory?, time: Double) -> FrameLabels {
         var device = location
         if device.altitude == nil { device.altitude = 0 }
         let plane = LocalTangentPlane(origin: device)
         let projection = CameraProjection(camera: camera, pose: pose)
         let cameraPoints = hits.map { projection.cameraCoordinates(enu: apparentENU(plane.enu($0.poi.coordinate))) }
-        let candidates = hits.indices.map { i in
+        let viewpoint = options.occlusion == .off ? nil : lineOfSight?.viewpoint(device: location, eyeHeight: options.eyeHeight)
+        var candidates = hits.indices.map { i in
             let c = cameraPoints[i]
             return LabelCandidate(id: hits[i].poi.id, name: hits[i].poi.labelText,
                                   detail: cardDetail(for: hits[i].poi, distance: hits[i].distance, secondLine: options.secondLine),
                                   distance: hits[i].distance,
-                                  anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil)
+                                  anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil,
+                                  category: hits[i].poi.category)
         }
-        let placed = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
-            .layout(candidates, sizing: sizing, memory: &memory, time: time)
+        // Line of sight for the POIs in view (the only ones that could get a card or a marker).
+        var occluded = [Bool?](repeating: nil, count: hits.count)
+        var sightLines = 0
+        let sightStart = DispatchTime.now().uptimeNanoseconds
+        if let viewpoint, let lineOfSight {
+            for i in hits.indices {
+                guard let a = candidates[i].anchor, projection.isOnImage(a),
+                      layoutOptions.maxDistance.map({ hits[i].distance <= $0 }) ?? true else { continue }
+                occluded[i] = lineOfSight.isOccluded(hits[i].poi.coordinate, from: viewpoint)
+                candidates[i].occluded = occluded[i]!
+                sightLines += 1
+            }
+        }
+        var sightNanoseconds = DispatchTime.now().uptimeNanoseconds - sightStart
+        let planned = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
+            .plan(candidates, sizing: sizing, dimOccluded: options.occlusion == .dim, memory: &memory, time: time)
+        let placed = planned.labels
         var annotations = hits.indices.map { i in
-            FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,
-                            anchor: candidates[i].anchor, box: placed[i].box,
-                            stackLevel: placed[i].stackLevel, visible: placed[i].visible, detail: candidates[i].detail)
+            var a = FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,
+                                    anchor: candidates[i].anchor, box: placed[i].box,
+                                    stackLevel: placed[i].stackLevel, visible: placed[i].visible, detail: candidates[i].detail)
+            a.occluded = occluded[i]
+            a.marker = placed[i].marker
+            a.opacity = placed[i].opacity
+            a.sizeFactor = placed[i].sizeFactor
+            a.cluster = placed[i].cluster
+            return a
+        }
+        let clusters = planned.clusters.map { c in
+            ClusterAnnotation(id: c.cluster.id, name: c.cluster.name, detail: c.cluster.detail, category: c.cluster.category,
+                              members: c.cluster.members.map { hits[$0].poi.id }, nearest: c.cluster.nearest,
+                              farthest: c.cluster.farthest, anchor: c.cluster.anchor, box: c.label.box ?? Rect(x: 0, y: 0, width: 0, height: 0),
+                              stackLevel: c.label.stackLevel, opacity: c.label.opacity, sizeFactor: c.label.sizeFactor)
         }
         // Off-screen indicators for the nearest POIs whose anchor is not on the image.
         var given = 0
@@ -91,6 +145,15 @@ public struct FrameAnnotator: Sendable {
         for i in annotations.indices where given < options.offscreenIndicators {
             if let maxDistance = layoutOptions.maxDistance, hits[i].distance > maxDistance { break }
             if let a = candidates[i].anchor, projection.isOnImage(a) { continue }
+            // An arrow says "turn and you will see it": none for a POI behind a building.
+            if let viewpoint, let lineOfSight {
+                let start = DispatchTime.now().uptimeNanoseconds
+                occluded[i] = lineOfSight.isOccluded(hits[i].poi.coordinate, from: viewpoint)
+                sightNanoseconds += DispatchTime.now().uptimeNanoseconds - start
+                sightLines += 1
+                annotations[i].occluded = occluded[i]
+                if occluded[i]! { continue }
+            }
             var mark = indicator(toward: cameraPoints[i], projection: projection)
             // Indicators on the same stretch of edge are spread apart so their texts do not
             // cover each other: along the edge, nearer ones keep their place.
@@ -109,7 +172,8 @@ public struct FrameAnnotator: Sendable {
             annotations[i].offscreen = mark
             given += 1
         }
-        return annotations
+        return FrameLabels(annotations: annotations, clusters: clusters, sightLines: sightLines,
+                           occlusionSeconds: viewpoint == nil ? 0 : Double(sightNanoseconds) / 1e9)
     }
 
     /// The arrow moved along the image edge so that it and its text keep out of the areas the

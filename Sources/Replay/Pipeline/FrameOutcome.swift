@@ -19,6 +19,8 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
     case facingSky
     /// POIs in range, none of them in the camera's field of view.
     case outOfView
+    /// POIs in view, every one behind a building (`--occlusion`).
+    case behindBuildings
     /// POIs in view, but the layout drew none (`--max-distance`, `--max-stack`,
     /// `--max-visible`, or no room clear of the HUD).
     case hiddenByLayout
@@ -26,18 +28,19 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
     /// The outcome of a drawn frame of a replay with (or without) a POI source.
     public init(_ record: FrameRecord, hasPOISource: Bool = true) {
         if record.isMapView { self = .mapView; return }
-        if record.annotations.contains(where: \.visible) { self = .labelled; return }
+        if record.annotations.contains(where: \.visible) || !record.clusters.isEmpty { self = .labelled; return }
         if record.annotations.isEmpty { self = hasPOISource ? .noPOIInRange : .noPOISource; return }
         let projection = CameraProjection(camera: record.camera, pose: record.pose)
         let w = Double(record.camera.width), h = Double(record.camera.height)
         let corners = [Point2(0, 0), Point2(w, 0), Point2(0, h), Point2(w, h)].map { projection.horizonValue(at: $0) }
         if corners.allSatisfy({ $0 < 0 }) { self = .facingGround; return }
         if corners.allSatisfy({ $0 > 0 }) { self = .facingSky; return }
-        let inView = record.annotations.contains { a in
+        let inView = record.annotations.filter { a in
             guard let p = a.anchor else { return false }
             return p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h
         }
-        self = inView ? .hiddenByLayout : .outOfView
+        if inView.isEmpty { self = .outOfView; return }
+        self = inView.allSatisfy { $0.occluded == true } ? .behindBuildings : .hiddenByLayout
     }
 
     /// How the summary names frames without labels for this reason.
@@ -50,6 +53,7 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
         case .facingGround: return "camera facing the ground"
         case .facingSky: return "camera facing the sky"
         case .outOfView: return "POIs in range but out of view"
+        case .behindBuildings: return "POIs in view but all behind buildings (--occlusion dim or off shows them)"
         case .hiddenByLayout: return "POIs in view but no label fitted (--max-distance, --max-stack, --max-visible)"
         }
     }

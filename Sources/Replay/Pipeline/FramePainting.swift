@@ -6,11 +6,20 @@ import Rendering
 /// The drawing of a frame: cards farthest first (so nearer cards sit on top), off-screen
 /// arrows, the HUD parts `overlay` asks for, and the OSM credit when OSM POIs are shown.
 func drawing(for record: FrameRecord, background: FrameBackground, overlay: FrameOverlay = FrameOverlay()) -> FrameDrawing {
-    let cards = record.annotations.reversed().compactMap { a -> CardDrawing? in
+    // Cards farthest first: single POIs' and cluster cards'.
+    var cards: [(distance: Double, card: CardDrawing)] = record.annotations.compactMap { a in
         guard a.visible, let box = a.box else { return nil }
-        return CardDrawing(box: box, anchor: a.anchor, name: a.poi.labelText,
-                           detail: a.detail,
-                           category: a.poi.category)
+        return (a.distance, CardDrawing(box: box, anchor: a.anchor, name: a.poi.labelText, detail: a.detail,
+                                        category: a.poi.category, sizeFactor: a.sizeFactor, opacity: a.opacity))
+    }
+    for c in record.clusters {
+        cards.append((c.nearest, CardDrawing(box: c.box, anchor: c.anchor, name: c.name, detail: c.detail, category: c.category,
+                                             sizeFactor: c.sizeFactor, opacity: c.opacity)))
+    }
+    cards.sort { $0.distance > $1.distance }
+    let markers = record.annotations.compactMap { a -> MarkerDrawing? in
+        guard let m = a.marker, let anchor = a.anchor else { return nil }
+        return MarkerDrawing(position: anchor, category: a.poi.category, kind: m == .dim ? .dim : .dot)
     }
     let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
         guard let o = a.offscreen else { return nil }
@@ -19,7 +28,7 @@ func drawing(for record: FrameRecord, background: FrameBackground, overlay: Fram
     }
     let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
     return FrameDrawing(width: record.camera.width, height: record.camera.height, background: background,
-                        cards: cards, attribution: osm ? "© OpenStreetMap contributors" : nil, indicators: indicators,
+                        cards: cards.map(\.card), markers: markers, attribution: osm ? "© OpenStreetMap contributors" : nil, indicators: indicators,
                         hud: overlay.hudDrawing(for: record))
 }
 

@@ -61,12 +61,14 @@ public struct FramePipeline: Sendable {
     /// - Parameters:
     ///   - layout: lengths at 720 px (scaled with the image here).
     ///   - pois: nil: no POI source, frames without labels.
+    ///   - lineOfSight: the buildings that hide POIs; nil: none known.
     public init(camera: CameraIntrinsics, layout: LayoutOptions, annotation: AnnotationOptions, overlay: FrameOverlay,
-                pois: POIQuery?, fontPath: String? = nil, boldFontPath: String? = nil) throws {
+                pois: POIQuery?, lineOfSight: LineOfSight? = nil, fontPath: String? = nil, boldFontPath: String? = nil) throws {
         self.camera = camera
         style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height, fontPath: fontPath, boldFontPath: boldFontPath)
         self.overlay = overlay
-        annotator = try FrameAnnotator(camera: camera, layout: layout, annotation: annotation, style: style, overlay: overlay)
+        annotator = try FrameAnnotator(camera: camera, layout: layout, annotation: annotation, style: style, overlay: overlay,
+                                       lineOfSight: lineOfSight)
         self.pois = pois
     }
 
@@ -74,16 +76,21 @@ public struct FramePipeline: Sendable {
     public func annotate(index: Int, time: Double, logLine: Int?, still: String?, footage: FootageStamp? = nil, image: String,
                          location: GPSFix, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
         let hits = try pois?.hits(around: location.coordinate) ?? []
+        let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time)
         var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still, footage: footage,
-                                 location: location, pose: pose, camera: camera,
-                                 annotations: annotator.annotate(hits: hits, location: location.coordinate, pose: pose,
-                                                                 memory: &sequence.memory, time: time))
+                                 location: location, pose: pose, camera: camera, annotations: labels.annotations,
+                                 clusters: labels.clusters,
+                                 sightLines: labels.sightLines, occlusionSeconds: labels.occlusionSeconds)
         if var viewSwitch = sequence.viewSwitch {
             record.mapFraction = viewSwitch.update(time: time, pitchDeg: pose.angles.pitch)
             sequence.viewSwitch = viewSwitch
             if record.isMapView {
                 // The map replaces the cards: none is drawn over the camera view.
-                for k in record.annotations.indices { record.annotations[k].visible = false; record.annotations[k].offscreen = nil }
+                for k in record.annotations.indices {
+                    record.annotations[k].visible = false; record.annotations[k].offscreen = nil
+                    record.annotations[k].marker = nil; record.annotations[k].cluster = nil
+                }
+                record.clusters = []
             }
         }
         return record

@@ -17,6 +17,17 @@ public struct FrameAnnotation: Sendable, Equatable {
     public var offscreen: OffscreenIndicator?
     /// The card's second line ("85 m", "85 m · Pohjoisesplanadi 19"), as laid out and drawn.
     public var detail: String
+    /// Behind a building as seen from the camera; nil when not checked (no buildings,
+    /// `--occlusion off`, or the POI is out of view and not given an arrow).
+    public var occluded: Bool?
+    /// How the POI is marked when it has no card of its own.
+    public var marker: LabelMarker?
+    /// The card's opacity (1 opaque; less while it fades in or out).
+    public var opacity = 1.0
+    /// The card's size relative to the normal card (cards sized by distance).
+    public var sizeFactor = 1.0
+    /// The frame's cluster card (index in `FrameRecord.clusters`) that shows it.
+    public var cluster: Int?
 
     public init(poi: POI, distance: Double, bearing: Double, anchor: Point2?, box: Rect?, stackLevel: Int,
                 visible: Bool, offscreen: OffscreenIndicator? = nil, detail: String? = nil) {
@@ -24,6 +35,23 @@ public struct FrameAnnotation: Sendable, Equatable {
         self.stackLevel = stackLevel; self.visible = visible; self.offscreen = offscreen
         self.detail = detail ?? formatDistance(distance)
     }
+}
+
+/// A cluster card: far POIs of one category gathered into one card ("5 cafes", "300–450 m").
+public struct ClusterAnnotation: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var detail: String
+    public var category: String
+    /// The members' POI ids, nearest first.
+    public var members: [String]
+    public var nearest: Double, farthest: Double
+    /// The mean of the members' anchors.
+    public var anchor: Point2
+    public var box: Rect
+    public var stackLevel: Int
+    public var opacity: Double
+    public var sizeFactor: Double
 }
 
 /// Which footage frame a frame is drawn over (the manifest's `footage`, `footage_frame` and
@@ -62,6 +90,12 @@ public struct FrameRecord: Sendable {
     /// The map's share of the frame (`FlatViewSwitch`): 0 the camera view, 1 a map (the phone
     /// points at the ground), between them a cross-fade.
     public var mapFraction = 0.0
+    /// The frame's cluster cards.
+    public var clusters: [ClusterAnnotation] = []
+    /// Sight lines tested against buildings for this frame, and the time they took (for
+    /// `--stats`; not in the manifest, which must not depend on timing).
+    public var sightLines = 0
+    public var occlusionSeconds = 0.0
 
     /// Whether the frame is drawn as a map (the manifest's `"view": "map"`).
     public var isMapView: Bool { mapFraction >= 0.5 }
@@ -133,16 +167,16 @@ public struct FrameRecord: Sendable {
             w.number("bearing_deg", a.bearing, decimals: 4)
             w.number("anchor_x", a.anchor?.x, decimals: 3)
             w.number("anchor_y", a.anchor?.y, decimals: 3)
-            if let b = a.box {
-                w.beginObject("box")
-                w.number("x", b.x, decimals: 3); w.number("y", b.y, decimals: 3)
-                w.number("w", b.width, decimals: 3); w.number("h", b.height, decimals: 3)
-                w.endObject()
-            } else {
-                w.raw("box", "null")
-            }
+            if let b = a.box { writeBox(&w, b) } else { w.raw("box", "null") }
             w.int("stack_level", a.stackLevel)
             w.bool("visible", a.visible)
+            if let o = a.occluded { w.bool("occluded", o) }
+            if let m = a.marker { w.string("marker", m.rawValue) }
+            if let c = a.cluster { w.int("cluster", c) }
+            if a.visible {
+                if a.opacity < 1 { w.number("opacity", a.opacity, decimals: 3) }
+                if a.sizeFactor != 1 { w.number("size", a.sizeFactor, decimals: 2) }
+            }
             if let o = a.offscreen {
                 w.beginObject("offscreen")
                 w.number("x", o.position.x, decimals: 3); w.number("y", o.position.y, decimals: 3)
@@ -152,9 +186,39 @@ public struct FrameRecord: Sendable {
             w.endObject()
         }
         w.endArray()
+        if !clusters.isEmpty {
+            w.beginArray("clusters")
+            for c in clusters {
+                w.beginObject()
+                w.string("id", c.id)
+                w.string("name", c.name)
+                w.string("detail", c.detail)
+                w.string("category", c.category)
+                w.beginArray("members")
+                for m in c.members { w.string(nil, m) }
+                w.endArray()
+                w.number("nearest_m", c.nearest, decimals: 3)
+                w.number("farthest_m", c.farthest, decimals: 3)
+                w.number("anchor_x", c.anchor.x, decimals: 3)
+                w.number("anchor_y", c.anchor.y, decimals: 3)
+                writeBox(&w, c.box)
+                w.int("stack_level", c.stackLevel)
+                if c.opacity < 1 { w.number("opacity", c.opacity, decimals: 3) }
+                if c.sizeFactor != 1 { w.number("size", c.sizeFactor, decimals: 2) }
+                w.endObject()
+            }
+            w.endArray()
+        }
         w.endObject()
         return w.text
     }
+}
+
+private func writeBox(_ w: inout JSONWriter, _ b: Rect) {
+    w.beginObject("box")
+    w.number("x", b.x, decimals: 3); w.number("y", b.y, decimals: 3)
+    w.number("w", b.width, decimals: 3); w.number("h", b.height, decimals: 3)
+    w.endObject()
 }
 
 /// "85 m", "1.2 km": distances as a label shows them.
