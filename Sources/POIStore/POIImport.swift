@@ -42,7 +42,9 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
                 .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
             s += "; skipped \(skippedTotal) (\(reasons))"
         }
-        if unconvertedHeights > 0 { s += "; \(unconvertedHeights) ele heights taken as ellipsoidal (no geoid)" }
+        if unconvertedHeights > 0 {
+            s += "; \(unconvertedHeights) ele height\(unconvertedHeights == 1 ? "" : "s") taken as ellipsoidal (no geoid)"
+        }
         return s
     }
 }

@@ -57,7 +57,7 @@ public func openPOISource(_ url: URL, geoid: Geoid = .system, onImport: ((Import
             // (as the import said it) until the grid is installed.
             if let text = try? db.metaValue(forKey: CacheMetaKey.eleUnconverted), let count = Int(text), count > 0,
                case .unavailable(let reason) = geoid.availability {
-                onNotice?("\(path): \(count) ele heights (above sea level) taken as ellipsoidal altitudes: no geoid model: \(reason) (docs/altitude.md)")
+                onNotice?("\(path): \(count) ele height\(count == 1 ? "" : "s") (above sea level) taken as ellipsoidal: no geoid model: \(reason) (docs/altitude.md)")
             }
             return db
         }

@@ -92,7 +92,7 @@ func constantGeoid(_ n: Float) throws -> Geoid {
         notices = []
         db = try openPOISource(url, geoid: missing, onImport: { reports.append($0) }, onNotice: { notices.append($0) })
         #expect(reports.count == 1)
-        #expect(notices == ["\(url.path): 2 ele heights (above sea level) taken as ellipsoidal altitudes: no geoid model: egm96_15.gtx is in none of /nowhere (docs/altitude.md)"])
+        #expect(notices == ["\(url.path): 2 ele heights (above sea level) taken as ellipsoidal: no geoid model: egm96_15.gtx is in none of /nowhere (docs/altitude.md)"])
         try db.close()
 
         // With a grid: rebuilt, converted, quiet.
