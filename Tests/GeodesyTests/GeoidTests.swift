@@ -2,17 +2,7 @@ import Foundation
 import Testing
 @testable import Geodesy
 import GeodesyData
-
-/// The bytes of a GTX file: the 40-byte big-endian header, then `values` (south row first) as
-/// big-endian float32; `rows`/`columns` default to what `values` holds.
-func gtxBytes(south: Double, west: Double, latStep: Double, lonStep: Double, rows: Int, columns: Int,
-              values: [Float]) -> Data {
-    var d = Data()
-    for v in [south, west, latStep, lonStep] { withUnsafeBytes(of: v.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    for v in [Int32(rows), Int32(columns)] { withUnsafeBytes(of: v.bigEndian) { d.append(contentsOf: $0) } }
-    for v in values { withUnsafeBytes(of: v.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    return d
-}
+import PoiarTestSupport
 
 /// The machine's EGM96 grid, found as poiar finds it; a test failure saying how to install it
 /// when it is missing (scripts/install-deps.sh installs Debian's proj-data).
@@ -154,10 +144,7 @@ func egm96() -> GeoidGrid? {
 }
 
 @Suite struct GeoidConversionTests {
-    static func constantGrid(_ n: Float) throws -> GeoidGrid {
-        try GeoidGrid(gtx: gtxBytes(south: -90, west: -180, latStep: 90, lonStep: 90, rows: 3, columns: 4,
-                                    values: [Float](repeating: n, count: 12)), name: "constant.gtx")
-    }
+    static func constantGrid(_ n: Float) throws -> GeoidGrid { try GeoidGrid(gtx: constantGTX(n), name: "constant.gtx") }
 
     @Test func aboveSeaLevelPlusTheGeoid() throws {
         let geoid = Geoid(grid: try Self.constantGrid(51.5))

@@ -4,14 +4,8 @@ import POIARCore
 import Testing
 @testable import POIStore
 
-/// A geoid whose undulation is `n` everywhere (a 3 × 4 grid over the globe).
-func constantGeoid(_ n: Float) throws -> Geoid {
-    var d = Data()
-    for v in [-90.0, -180.0, 90.0, 90.0] { withUnsafeBytes(of: v.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    for v in [Int32(3), Int32(4)] { withUnsafeBytes(of: v.bigEndian) { d.append(contentsOf: $0) } }
-    for _ in 0..<12 { withUnsafeBytes(of: n.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    return Geoid(grid: try GeoidGrid(gtx: d, name: "constant-\(n).gtx"))
-}
+/// A geoid whose undulation is `n` everywhere.
+func constantGeoid(_ n: Float) throws -> Geoid { Geoid(grid: try GeoidGrid(gtx: constantGTX(n), name: "constant-\(n).gtx")) }
 
 /// `ele` (above sea level) becomes the POI's ellipsoidal altitude at import, in one place
 /// (`ParsedPOIs.placeSeaLevelHeights`); altitudes the source gives as ellipsoidal are kept.

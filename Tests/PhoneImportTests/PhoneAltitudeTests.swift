@@ -5,14 +5,8 @@ import SensorLog
 import Testing
 @testable import PhoneImport
 
-/// A geoid whose undulation is `n` everywhere (a 3 × 4 grid over the globe).
-private func constantGeoid(_ n: Float) throws -> Geoid {
-    var d = Data()
-    for v in [-90.0, -180.0, 90.0, 90.0] { withUnsafeBytes(of: v.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    for v in [Int32(3), Int32(4)] { withUnsafeBytes(of: v.bigEndian) { d.append(contentsOf: $0) } }
-    for _ in 0..<12 { withUnsafeBytes(of: n.bitPattern.bigEndian) { d.append(contentsOf: $0) } }
-    return Geoid(grid: try GeoidGrid(gtx: d, name: "constant.gtx"))
-}
+/// A geoid whose undulation is `n` everywhere.
+private func constantGeoid(_ n: Float) throws -> Geoid { Geoid(grid: try GeoidGrid(gtx: constantGTX(n), name: "constant.gtx")) }
 
 /// Which phone heights are ellipsoidal and which above sea level (docs/altitude.md).
 @Suite struct PhoneAltitudeTests {
