@@ -6,7 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "POIAR", targets: [
-            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
+            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
             "Simulation", "Evaluation",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
@@ -39,19 +39,21 @@ let package = Package(
         // The engine, in data-flow order (see docs/architecture.md).
         .target(name: "POIARCore"),
         .target(name: "Geodesy", dependencies: ["POIARCore"]),
+        // Geodesy is pure; the data files its models read (the geoid grid) are found and read here.
+        .target(name: "GeodesyData", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"],
                 // The reader's per-row state lives in a class; runtime exclusivity checks on it
                 // cost about a tenth of `poiar pose` (docs/fusion-performance.md). Debug builds
                 // and the tests keep them.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Geodesy: the declination that tells a phone's true-north orientation from a magnetic one.
-        .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "SensorLog", "Footage", "CZlib"],
+        .target(name: "PhoneImport", dependencies: ["POIARCore", "Geodesy", "GeodesyData", "SensorLog", "Footage", "CZlib"],
                 // As SensorLog's: the per-row state of the streams lives in classes.
                 swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // Geodesy: the GPS course (geodesic azimuth between fixes) the heading is aligned with.
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [
-            "POIARCore", "Geodesy", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),
+            "POIARCore", "Geodesy", "GeodesyData", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
         .target(name: "Projection", dependencies: ["POIARCore"]),
@@ -62,10 +64,10 @@ let package = Package(
         .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         .target(name: "Replay", dependencies: [
-            "POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
+            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
         ]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "POIARCore",
+            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -73,12 +75,12 @@ let package = Package(
         .target(name: "PoiarTestSupport", dependencies: ["Rendering"], path: "Tests/TestSupport"),
 
         .testTarget(name: "POIARCoreTests", dependencies: ["PoiarTestSupport", "POIARCore"]),
-        .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy"], exclude: ["Fixtures"]),
+        .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy", "GeodesyData"], exclude: ["Fixtures"]),
         .testTarget(name: "SensorLogTests", dependencies: ["PoiarTestSupport", "SensorLog"]),
-        .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "Footage", "CZlib"]),
+        .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "Footage", "CZlib", "Geodesy", "GeodesyData"]),
         .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
         .testTarget(name: "FusionTests", dependencies: ["PoiarTestSupport", "Fusion", "SensorLog"]),
-        .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore"]),
+        .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore", "Geodesy", "GeodesyData"]),
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"], exclude: ["Fixtures"]),
@@ -86,7 +88,7 @@ let package = Package(
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
         .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
-                                                     "Geodesy", "SensorLog", "POIARCore"]),
+                                                     "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

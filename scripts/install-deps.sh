@@ -19,6 +19,7 @@ packages=(
   libswscale-dev      # video frames to the frames' pixel layout
   libavutil-dev       # FFmpeg's utilities (FFT for footage sync)
   pkg-config          # how SwiftPM finds the libraries above
+  proj-data           # the EGM96 geoid grid, /usr/share/proj/egm96_15.gtx: heights above sea level → ellipsoidal
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -20,10 +20,16 @@ documentation and source; see docs/formats.md, "Phone recordings"):
   phyphox-semicolon.zip     the same as "CSV (semicolon, decimal comma)", stored (no compression)
 
 Time 0 of the simulated log is 2025-06-14T10:02:11Z, so a correct import gives back the
-simulated times exactly. Deterministic; standard library only.
+simulated times exactly. Heights: the log's are above the WGS84 ellipsoid, as Sensor Logger's
+`altitude` is; phyphox's `Height (m)` and Sensor Logger iOS's `altitudeAboveMeanSeaLevel` are
+above sea level, written as the log's minus EGM96's geoid height N, read bilinearly from PROJ's
+/usr/share/proj/egm96_15.gtx (Debian's proj-data) as poiar reads it (docs/altitude.md), so a
+correct import gives back the simulated heights. Deterministic; standard library only.
 """
+import array
 import math
 import os
+import struct
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -93,6 +99,28 @@ def rz(deg):
     return (math.cos(h), 0.0, 0.0, math.sin(h))
 
 
+def egm96(lat, lon, path='/usr/share/proj/egm96_15.gtx'):
+    """N, the EGM96 geoid's height above the ellipsoid, m: bilinear in the GTX grid."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    south, west, dlat, dlon, rows, cols = struct.unpack('>4d2i', data[:40])
+    h = array.array('f')
+    h.frombytes(data[40:])
+    if h.itemsize == 4 and struct.pack('=f', 1.0) != struct.pack('>f', 1.0):
+        h.byteswap()
+    y = (lat - south) / dlat
+    x = ((lon - west) % 360) / dlon
+    r = min(max(int(math.floor(y)), 0), rows - 2)
+    fy = min(max(y - r, 0.0), 1.0)
+    c = int(math.floor(x)) % cols
+    fx = x - math.floor(x)
+    c2 = (c + 1) % cols
+    sw, se, nw, ne = h[r * cols + c], h[r * cols + c2], h[(r + 1) * cols + c], h[(r + 1) * cols + c2]
+    s = sw + (se - sw) * fx
+    n = nw + (ne - nw) * fx
+    return s + (n - s) * fy
+
+
 def ns(t):
     return EPOCH0 * 1_000_000_000 + int(round(t * 1e9))
 
@@ -132,7 +160,7 @@ def sensorlogger(rows, truth, angles, ios, declination):
     for t, lat, lon, alt, acc in rows['gps']:
         line = '%d,%.9f,0,0.5,%.1f,%.3f,0,-1,%.3f,%.8f,%.8f' % (ns(t), t - 0.125, 1.5 * acc, acc, alt, lon, lat)
         if ios:
-            line += ',%.3f' % (alt - 17.5)
+            line += ',%.3f' % (alt - egm96(lat, lon))
         loc.append(line)
     files['Location.csv'] = loc
     if ios:
@@ -202,7 +230,8 @@ def phyphox(rows, sep=',', comma=False):
                                       [(t - shift, x, y, z, math.sqrt(x * x + y * y + z * z)) for t, x, y, z, _ in rows['mag']])
     files['Location.csv'] = table(['Time (s)', 'Latitude (°)', 'Longitude (°)', 'Height (m)', 'Velocity (m/s)', 'Direction (°)',
                                    'Horizontal Accuracy (m)', 'Vertical Accuracy (m)'],
-                                  [(t - shift, lat, lon, alt, 0.0, None, acc, 1.5 * acc) for t, lat, lon, alt, acc in rows['gps']])
+                                  [(t - shift, lat, lon, alt - egm96(lat, lon), 0.0, None, acc, 1.5 * acc)
+                                   for t, lat, lon, alt, acc in rows['gps']])
     files['meta/device.csv'] = [sep.join(['"property"', '"value"'])] + [
         sep.join('"%s"' % v for v in kv) for kv in
         [('version', '1.2.0'), ('build', '1020009'), ('fileFormat', '1.19'), ('deviceModel', 'Pixel 7'),

@@ -1,5 +1,7 @@
 /// A WGS84 geodetic position: latitude and longitude in degrees, altitude in
-/// metres above the ellipsoid (nil when unknown).
+/// metres above the ellipsoid (nil when unknown) — never above sea level: importers turn a
+/// height above sea level (OSM `ele`, phyphox's height) into this one through the geoid
+/// (Geodesy's `Geoid`, docs/altitude.md).
 public struct GeoCoordinate: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var latitude: Double
     public var longitude: Double

@@ -3,7 +3,7 @@
 /// The OSM mapping is one table, `POICategory.rules`, read top to bottom: **every** rule whose
 /// tag matches adds its category (once), and the first match is the POI's primary category
 /// (`POI.category`, the one the manifest shows). The rules are grouped by key in this order of
-/// precedence — `amenity` first, then `shop`, `tourism`, `leisure`, then secondary tags such as
+/// precedence — `amenity` first, then `shop`, `tourism`, `leisure`, `natural`, then secondary tags such as
 /// `atm=yes` — so a node tagged `amenity=cafe` + `shop=bakery` is a `cafe` that is also a
 /// `store`, and a museum shop (`tourism=museum`, `shop=gift`) is a `store` and a `museum`.
 /// Google Places types map through `googleRules` (see `categories(forGoogleTypes:)`).
@@ -79,6 +79,9 @@ public enum POICategory {
         Rule(key: "leisure", value: "playground", category: "playground"),
         Rule(key: "leisure", value: "sports_centre", category: "sports"),
         Rule(key: "leisure", value: "stadium", category: "sports"),
+        // Summits: their `ele` (above sea level) puts the label on the peak (docs/altitude.md).
+        Rule(key: "natural", value: "peak", category: "peak"),
+        Rule(key: "natural", value: "volcano", category: "peak"),
         // Secondary tags: never a POI's primary category unless nothing above matches.
         Rule(key: "atm", value: "yes", category: "atm"),
     ]

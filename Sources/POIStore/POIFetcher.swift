@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Geodesy
+import GeodesyData
 import GRDB
 import POIARCore
 
@@ -74,6 +75,8 @@ public struct POIFetcher: Sendable {
     public var googlePageDelay: Double = 2
     /// At most this many Google pages (of 20 results) per category.
     public var googleMaxPages = 3
+    /// Turns fetched heights above sea level (Overpass's `ele`) into ellipsoidal altitudes.
+    public var geoid: Geoid = .system
 
     public init(source: FetchSource, endpoint: URL? = nil) {
         self.source = source
@@ -166,11 +169,14 @@ public struct POIFetcher: Sendable {
             }
         }
         parsed.dropDuplicateIDs()
+        parsed.placeSeaLevelHeights(geoid: geoid)
+        if let note = geoid.takeNotice() { notes.append(note) }
         var record = FetchRecord(id: nil, source: source.rawValue, center: center, radius: radius,
                                  categories: wanted, fetchedAt: Self.timestamp(Date()), pois: parsed.pois.count)
         let (inserted, updated) = try db.upsert(parsed.pois, source: source.rawValue, recording: &record)
-        let report = ImportReport(file: client.redacting(url.absoluteString), format: format, compression: nil,
+        var report = ImportReport(file: client.redacting(url.absoluteString), format: format, compression: nil,
                                   imported: inserted, updated: updated, skipped: parsed.skipped)
+        report.unconvertedHeights = parsed.unconvertedHeights
         return FetchOutcome(coveredBy: nil, report: report, notes: notes)
     }
 

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 
 /// The POI source formats poiar reads.
@@ -24,6 +26,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public var updated: Int
     /// Elements not imported, per reason.
     public var skipped: [String: Int]
+    /// `ele` heights (above sea level) used as ellipsoidal altitudes for want of a geoid grid.
+    public var unconvertedHeights = 0
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
 
@@ -31,10 +35,16 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     /// known category: 58, no geometry: 2)`.
     public var description: String {
         var s = "\(file) (\(format.rawValue)\(compression.map { ", \($0)" } ?? "")): \(imported) new, \(updated) updated POIs"
-        if skipped.isEmpty { return s + "; none skipped" }
-        let reasons = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        s += "; skipped \(skippedTotal) (\(reasons))"
+        if skipped.isEmpty {
+            s += "; none skipped"
+        } else {
+            let reasons = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+            s += "; skipped \(skippedTotal) (\(reasons))"
+        }
+        if unconvertedHeights > 0 {
+            s += "; \(unconvertedHeights) ele height\(unconvertedHeights == 1 ? "" : "s") taken as ellipsoidal (no geoid)"
+        }
         return s
     }
 }
@@ -45,16 +55,17 @@ public enum POIImport {
     /// Imports each file in its own transaction, in order; stops at the first error, which
     /// leaves that file's changes out (files before it stay imported).
     @discardableResult
-    public static func importFiles(_ urls: [URL], into db: POIDatabase) throws -> [ImportReport] {
-        try urls.map { try importFile($0, into: db) }
+    public static func importFiles(_ urls: [URL], into db: POIDatabase, geoid: Geoid = .system) throws -> [ImportReport] {
+        try urls.map { try importFile($0, into: db, geoid: geoid) }
     }
 
     /// Reads the whole file, then stores its POIs in one transaction: on any error the
-    /// database is as it was.
+    /// database is as it was. Heights above sea level (`ele`) become ellipsoidal through
+    /// `geoid` (`ParsedPOIs.placeSeaLevelHeights`).
     @discardableResult
-    public static func importFile(_ url: URL, into db: POIDatabase) throws -> ImportReport {
+    public static func importFile(_ url: URL, into db: POIDatabase, geoid: Geoid = .system) throws -> ImportReport {
         let source = try read(url)
-        let parsed = try parse(source.data, format: source.format, file: url.path)
+        let parsed = try parse(source.data, format: source.format, file: url.path, geoid: geoid)
         return try store(parsed, format: source.format, compression: source.compression,
                          file: url.path, sourceName: url.lastPathComponent, into: db)
     }
@@ -63,20 +74,22 @@ public enum POIImport {
     static func store(_ parsed: ParsedPOIs, format: POISourceFormat, compression: String?, file: String,
                       sourceName: String, into db: POIDatabase) throws -> ImportReport {
         let (inserted, updated) = try db.upsert(parsed.pois, source: sourceName, idsAreUnique: parsed.idsAreUnique)
-        return ImportReport(file: file, format: format, compression: compression, imported: inserted,
-                            updated: updated, skipped: parsed.skipped)
+        var report = ImportReport(file: file, format: format, compression: compression, imported: inserted,
+                                  updated: updated, skipped: parsed.skipped)
+        report.unconvertedHeights = parsed.unconvertedHeights
+        return report
     }
 
     /// Reads a POI source file without storing anything.
     /// - Throws: `InputError` naming the file for a missing, unreadable, unsupported or
     ///   malformed file.
-    public static func parse(_ url: URL) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
+    public static func parse(_ url: URL, geoid: Geoid = .system) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
         let source = try read(url)
-        return (source.format, try parse(source.data, format: source.format, file: url.path))
+        return (source.format, try parse(source.data, format: source.format, file: url.path, geoid: geoid))
     }
 
-    /// Parses data of a known format.
-    static func parse(_ data: Data, format: POISourceFormat, file: String) throws -> ParsedPOIs {
+    /// Parses data of a known format; `ele` heights become ellipsoidal altitudes through `geoid`.
+    static func parse(_ data: Data, format: POISourceFormat, file: String, geoid: Geoid) throws -> ParsedPOIs {
         var parsed: ParsedPOIs
         switch format {
         case .osmPBF: parsed = try PBFImporter.parse(data, file: file)
@@ -91,6 +104,7 @@ public enum POIImport {
             }
         }
         parsed.dropDuplicateIDs()
+        parsed.placeSeaLevelHeights(geoid: geoid)
         return parsed
     }
 

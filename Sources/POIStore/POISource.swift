@@ -1,14 +1,19 @@
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 
 /// Bumped whenever importing the same file would give a different database (category table,
-/// placement rules, schema), so caches built by older code are rebuilt.
-let poiCacheFormatVersion = 2
+/// placement rules, schema), so caches built by older code are rebuilt. 3: `ele` heights
+/// converted to ellipsoidal altitudes through the geoid.
+let poiCacheFormatVersion = 3
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {
     static let fingerprint = "source_fingerprint"
     static let sourcePath = "source_path"
+    /// How many `ele` heights the cache holds taken as ellipsoidal for want of a geoid grid.
+    static let eleUnconverted = "ele_unconverted"
 }
 
 /// Opens a POI SOURCE (contract section 4) for reading.
@@ -18,15 +23,19 @@ enum CacheMetaKey {
 /// - Any other file is imported (`POIImport`) into a cache database beside it,
 ///   `<file>.poiar.sqlite`, which is reused while the source's size and modification time
 ///   (its fingerprint, stored in the cache's `meta`) are unchanged, and rebuilt otherwise. The
+///   The fingerprint also names the geoid that turned `ele` heights into ellipsoidal altitudes
+///   (`Geoid.identity`), so a cache built without the grid is rebuilt once it is installed. The
 ///   cache is built in a temporary file in the same folder and renamed into place, so an
 ///   interrupted import never leaves a half-built cache, and concurrent builders each install
 ///   a complete one. When the source's folder is not writable, the cache goes to
 ///   `<temporary folder>/poiar-cache/` instead.
 ///
 /// - Parameter onImport: called with the import report when the cache had to be (re)built.
+/// - Parameter geoid: turns the source's heights above sea level (`ele`) into ellipsoidal
+///   altitudes; without its grid, `onNotice` hears once that they are used as they are.
 /// - Throws: `InputError` naming the file when it is missing, not readable, a database that is
 ///   not poiar's, or a source that does not import.
-public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil,
+public func openPOISource(_ url: URL, geoid: Geoid = .system, onImport: ((ImportReport) -> Void)? = nil,
                           onNotice: ((String) -> Void)? = nil) throws -> POIDatabase {
     let path = url.path
     var isDirectory: ObjCBool = false
@@ -39,14 +48,22 @@ public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil,
         return try POIDatabase(path: path, readOnly: true)
     }
 
-    let fingerprint = try sourceFingerprint(url)
+    let fingerprint = try sourceFingerprint(url) + ";geoid=\(geoid.identity)"
     let cache = cacheURL(for: url)
     if FileManager.default.fileExists(atPath: cache.path),
        let db = try? POIDatabase(path: cache.path, readOnly: true) {
-        if (try? db.metaValue(forKey: CacheMetaKey.fingerprint)) == fingerprint { return db }
+        if (try? db.metaValue(forKey: CacheMetaKey.fingerprint)) == fingerprint {
+            // Built without the grid: its `ele` heights are unconverted, which is said again
+            // (as the import said it) until the grid is installed.
+            if let text = try? db.metaValue(forKey: CacheMetaKey.eleUnconverted), let count = Int(text), count > 0,
+               case .unavailable(let reason) = geoid.availability {
+                onNotice?("\(path): \(count) ele height\(count == 1 ? "" : "s") (above sea level) taken as ellipsoidal: no geoid model: \(reason) (docs/altitude.md)")
+            }
+            return db
+        }
         try? db.close()
     }
-    try buildCache(cache, from: url, fingerprint: fingerprint, onImport: onImport)
+    try buildCache(cache, from: url, fingerprint: fingerprint, geoid: geoid, onImport: onImport, onNotice: onNotice)
     return try POIDatabase(path: cache.path, readOnly: true)
 }
 
@@ -99,8 +116,8 @@ func isWritableFolder(_ folder: URL) -> Bool {
 }
 
 /// Imports `source` into a temporary database beside `cache`, then renames it over `cache`.
-private func buildCache(_ cache: URL, from source: URL, fingerprint: String,
-                        onImport: ((ImportReport) -> Void)?) throws {
+private func buildCache(_ cache: URL, from source: URL, fingerprint: String, geoid: Geoid,
+                        onImport: ((ImportReport) -> Void)?, onNotice: ((String) -> Void)?) throws {
     let folder = cache.deletingLastPathComponent()
     do {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -118,11 +135,16 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String,
         let db = try POIDatabase(path: temporary.path)
         do {
             try db.useBulkBuildMode()
-            let report = try POIImport.importFile(source, into: db)
+            let report = try POIImport.importFile(source, into: db, geoid: geoid)
+            let note = geoid.takeNotice()
             try db.setMetaValue(fingerprint, forKey: CacheMetaKey.fingerprint)
             try db.setMetaValue(source.path, forKey: CacheMetaKey.sourcePath)
+            if report.unconvertedHeights > 0 {
+                try db.setMetaValue(String(report.unconvertedHeights), forKey: CacheMetaKey.eleUnconverted)
+            }
             try db.close()
             onImport?(report)
+            if let note { onNotice?("\(source.path): \(note)") }
         } catch {
             try? db.close()
             throw error

@@ -1,3 +1,4 @@
+import Geodesy
 import POIARCore
 
 /// What an importer read from one source file, before anything is stored.
@@ -10,12 +11,33 @@ public struct ParsedPOIs: Equatable, Sendable {
     var idsAreUnique = false
     /// The ways a map draws, when the reader was asked for them (OSM sources only).
     public var baseMap: [MapFeature] = []
+    /// `ele` heights used as ellipsoidal altitudes for want of a geoid grid.
+    public var unconvertedHeights = 0
 
     public init(pois: [POI] = [], skipped: [String: Int] = [:]) {
         self.pois = pois; self.skipped = skipped
     }
 
     mutating func skip(_ reason: String) { skipped[reason, default: 0] += 1 }
+
+    /// Gives each POI without an altitude but with an `ele` tag (OSM's height above sea level,
+    /// or a CSV `ele` column) its ellipsoidal altitude, `ele` + N from `geoid` — the one place
+    /// where a POI's height above sea level becomes the height above the WGS84 ellipsoid that
+    /// `GeoCoordinate.altitude` is (docs/altitude.md). Without a grid, `ele` is taken as
+    /// ellipsoidal and `geoid.takeNotice()` says so. An altitude the source gave as
+    /// ellipsoidal (a GeoJSON point's third coordinate, a CSV `alt`) is kept.
+    /// - Returns: how many `ele` heights were left as they are (no grid, or outside it).
+    @discardableResult
+    mutating func placeSeaLevelHeights(geoid: Geoid) -> Int {
+        let before = geoid.unconvertedHeights
+        for i in pois.indices where pois[i].coordinate.altitude == nil {
+            guard let ele = TagFields.seaLevelHeight(pois[i].tags) else { continue }
+            let c = pois[i].coordinate
+            pois[i].coordinate.altitude = geoid.ellipsoidalHeight(aboveSeaLevel: ele, latitude: c.latitude, longitude: c.longitude)
+        }
+        unconvertedHeights = geoid.unconvertedHeights - before
+        return unconvertedHeights
+    }
 }
 
 /// Reasons importers give for skipping an element.
@@ -55,24 +77,25 @@ enum TagFields {
 
     static func openingHours(_ tags: [String: String]) -> String? { nonEmpty(tags["opening_hours"]) }
 
-    /// The altitude from `ele` (metres above sea level, "12", "12.5" or "12 m"), nil when
-    /// absent or not a finite number. OSM heights are above the geoid; poiar takes them as
-    /// they are (the geoid–ellipsoid separation, tens of metres at most, is not applied).
-    static func altitude(_ tags: [String: String]) -> Double? {
+    /// The height above sea level from `ele` ("12", "12.5" or "12 m"), nil when absent or not
+    /// a finite number. OSM's `ele` is metres above mean sea level as EGM96 defines it
+    /// (wiki.openstreetmap.org/wiki/Key:ele; for a building, the ground's, its `height` being
+    /// above that ground): `ParsedPOIs.placeSeaLevelHeights` turns it into the POI's
+    /// ellipsoidal altitude.
+    static func seaLevelHeight(_ tags: [String: String]) -> Double? {
         guard var text = nonEmpty(tags["ele"]) else { return nil }
         if text.hasSuffix("m") { text = String(text.dropLast()).trimmingWhitespace() }
         guard let value = Double(text), value.isFinite, abs(value) < 20_000 else { return nil }
         return value
     }
 
-    /// A POI with every field taken from `tags` (the altitude from `ele` unless `coordinate`
-    /// has one); `categories` is not empty, the primary first.
+    /// A POI with every field taken from `tags`; `categories` is not empty, the primary first.
+    /// Its altitude is `coordinate`'s (ellipsoidal, e.g. a GeoJSON point's third coordinate);
+    /// an `ele` tag becomes one later, through the geoid (`ParsedPOIs.placeSeaLevelHeights`).
     static func poi(id: String, categories: [String], coordinate: GeoCoordinate, tags: [String: String]) -> POI {
-        var position = coordinate
-        if position.altitude == nil { position.altitude = altitude(tags) }
-        return POI(id: id, name: name(tags), category: categories[0], coordinate: position,
-                   address: address(tags), phone: phone(tags), website: website(tags),
-                   openingHours: openingHours(tags), tags: tags, categories: categories)
+        POI(id: id, name: name(tags), category: categories[0], coordinate: coordinate,
+            address: address(tags), phone: phone(tags), website: website(tags),
+            openingHours: openingHours(tags), tags: tags, categories: categories)
     }
 
     static func nonEmpty(_ s: String?) -> String? {

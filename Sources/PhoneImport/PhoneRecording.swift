@@ -1,5 +1,7 @@
 import Footage
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 import SensorLog
 
@@ -17,8 +19,9 @@ public final class PhoneRecording: LogSource {
     private var pending: [String] = []
 
     /// Opens `path` (a folder or a zip archive). Notices found while opening (missing
-    /// sensors, skipped files) are kept and handed to `onNotice` on the first read.
-    public init(path: String) throws {
+    /// sensors, skipped files) are kept and handed to `onNotice` on the first read. `geoid`
+    /// makes heights above sea level (phyphox's) ellipsoidal.
+    public init(path: String, geoid: Geoid = .system) throws {
         self.path = path
         let container = try RecordingContainer(path: path)
         var notes: [String] = []
@@ -32,7 +35,7 @@ public final class PhoneRecording: LogSource {
             opened = try SensorLoggerImport.open(container, purpose: .recording) { m in box.isLive ? live(m) : note(m) }
         } else if PhyphoxImport.recognises(container) {
             app = .phyphox
-            opened = try PhyphoxImport.open(container) { m in box.isLive ? live(m) : note(m) }
+            opened = try PhyphoxImport.open(container, geoid: geoid) { m in box.isLive ? live(m) : note(m) }
         } else {
             let csvs = container.files.filter { $0.lowercased().hasSuffix(".csv") }
             throw InputError(file: path, csvs.isEmpty
@@ -128,14 +131,15 @@ private final class NoticeBox {
 /// Opens a recording for `replay`, `pose` and `convert`: a folder or a zip archive is a phone
 /// app's export (`PhoneRecording`); an MP4/MOV is a GoPro clip read through its GPMF telemetry
 /// track (`GoProRecording`; one without the track is refused, naming what is missing); any
-/// other file is a `poiar-log/1` log (`.csv`/`.csv.gz`).
-public func openLogSource(path: String) throws -> LogSource {
+/// other file is a `poiar-log/1` log (`.csv`/`.csv.gz`). The importers make heights above sea
+/// level ellipsoidal through `geoid` (a `poiar-log/1` log's are ellipsoidal already).
+public func openLogSource(path: String, geoid: Geoid = .system) throws -> LogSource {
     var isDir: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
-        return try PhoneRecording(path: path)
+        return try PhoneRecording(path: path, geoid: geoid)
     }
     if MediaFile.looksLikeISOMedia(path: path) {
-        return try GoProRecording(path: path)
+        return try GoProRecording(path: path, geoid: geoid)
     }
     return try SensorLogReader(path: path)
 }

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 import SensorLog
 
@@ -14,8 +16,15 @@ import SensorLog
 /// ExperimentSensorInput.swift, which multiplies CoreMotion's g by −9.81 so both platforms
 /// agree): "Acceleration with g" is the specific force in m/s², +9.81 up at rest (Android's
 /// convention); "Linear Acceleration" has no gravity and cannot give the tilt; gyroscope
-/// rad/s; magnetic field µT; latitude/longitude °, height m (Android: above the WGS84
-/// ellipsoid; iOS: CoreLocation's altitude above sea level), horizontal accuracy m.
+/// rad/s; magnetic field µT; latitude/longitude °, horizontal accuracy m.
+///
+/// Height: phyphox's `z` ("Height (m)") is above sea level on both platforms — iOS writes
+/// CoreLocation's `altitude` (above mean sea level), Android writes `Location.getAltitude()`
+/// (above the WGS84 ellipsoid) minus an EGM84 geoid height (phyphox-android `GpsInput.java`);
+/// its `zwgs84` output is the ellipsoidal height. poiar uses a height column that names WGS84
+/// as it is, and makes any other ellipsoidal through the geoid (docs/altitude.md). (Android
+/// versions of phyphox from before the geoid correction wrote the ellipsoidal height as
+/// `z`; such a recording comes out N too high.)
 enum PhyphoxImport {
     /// Unix seconds of 9999-12-31: later (or earlier than −that) is no recording's start.
     static let maxUnixSeconds = 253_402_300_799.0
@@ -85,7 +94,8 @@ enum PhyphoxImport {
     static let expectedColumns = "\"Time (s)\" and x, y, z columns such as \"Gyroscope x (rad/s)\", \"Acceleration x (m/s^2)\", "
         + "\"Magnetic field x (µT)\", or \"Latitude (°)\", \"Longitude (°)\""
 
-    static func open(_ container: RecordingContainer, notice: @escaping (String) -> Void) throws -> (streams: [RecordStream], metadata: LogMetadata) {
+    static func open(_ container: RecordingContainer, geoid: Geoid = .system,
+                     notice: @escaping (String) -> Void) throws -> (streams: [RecordStream], metadata: LogMetadata) {
         // meta/time.csv: the system time of experiment time 0 (from the first START).
         var epochOfZero: Double?
         if let timeFile = container.files.first(where: { $0.lowercased().hasSuffix("meta/time.csv") }),
@@ -219,17 +229,27 @@ enum PhyphoxImport {
         } else {
             notice("\(container.path): no magnetometer data: the heading has no magnetic reference to north")
         }
+        var altitudeNote: String?
         if let loc = byKind[.location] {
             let lower = loc.table.columns.map { $0.lowercased() }
             guard let la = lower.firstIndex(where: { $0.hasPrefix("latitude") }),
                   let lo = lower.firstIndex(where: { $0.hasPrefix("longitude") }) else {
                 throw InputError(file: loc.table.display, line: 1, "no latitude and longitude columns")
             }
+            let heights = lower.indices.filter { lower[$0].hasPrefix("height") || lower[$0].hasPrefix("altitude") }
+            let ellipsoidal = heights.first { lower[$0].contains("wgs84") || lower[$0].contains("wgs 84") || lower[$0].contains("ellipsoid") }
+            let seaLevel = heights.first { $0 != ellipsoidal }
+            let alt = ellipsoidal ?? seaLevel
             streams.append(LocationStream(file: LocationStream.fixes(
-                table: loc.table, time: try timeColumn(loc), clock: clock, lat: la, lon: lo,
-                alt: lower.firstIndex(where: { $0.hasPrefix("height") || $0.hasPrefix("altitude") }),
-                accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") }), notice: notice)))
+                table: loc.table, time: try timeColumn(loc), clock: clock, lat: la, lon: lo, alt: alt,
+                accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") }),
+                seaLevel: ellipsoidal == nil ? geoid : nil, notice: notice)))
             used.append("gps \(loc.file)")
+            if let alt {
+                let how = ellipsoidal != nil ? "above the WGS84 ellipsoid"
+                    : "above sea level + the geoid's height (\(geoid.grid.map { URL(fileURLWithPath: $0.name).lastPathComponent } ?? "none: taken as ellipsoidal"))"
+                altitudeNote = "\(loc.table.columns[alt]) \(how)"
+            }
         }
 
         var meta = LogMetadata()
@@ -245,6 +265,7 @@ enum PhyphoxImport {
         meta.entries.append(("device", (name.isEmpty ? "unknown device" : name) + (device["version"].map { " (phyphox \($0))" } ?? " (phyphox)")))
         meta.entries.append(("import_source", "phyphox export \(URL(fileURLWithPath: container.path).lastPathComponent)"))
         meta.entries.append(("import_files", used.joined(separator: "; ")))
+        if let altitudeNote { meta.entries.append(("import_altitude", altitudeNote)) }
         return (streams, meta)
     }
 }

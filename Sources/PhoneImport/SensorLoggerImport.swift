@@ -16,8 +16,11 @@ import SensorLog
 /// - `AccelerometerUncalibrated.csv`: with gravity; on iOS without standardisation in g and
 ///   with iOS's sign.
 /// - `Magnetometer.csv` / `MagnetometerUncalibrated.csv`: µT.
-/// - `Location.csv`: latitude, longitude (°), `altitude` (m above the WGS84 ellipsoid),
-///   `horizontalAccuracy` (m; negative = invalid).
+/// - `Location.csv`: latitude, longitude (°), `altitude` (m above the WGS84 ellipsoid on both
+///   platforms, UNITS.md: Android's `Location.getAltitude()`, iOS's `ellipsoidalAltitude`),
+///   `horizontalAccuracy` (m; negative = invalid). iOS also writes `altitudeAboveMeanSeaLevel`
+///   (CoreLocation's `altitude`), which poiar does not need: `altitude` is already the
+///   ellipsoidal height poiar's `gps` z is (docs/altitude.md).
 /// - `Orientation.csv`: the phone's own attitude, `qx,qy,qz,qw` (`OrientationConvention`).
 ///
 /// Android writes 0-byte files for sensors the phone lacks: an empty or header-only file is a

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 import SensorLog
 
@@ -269,15 +270,20 @@ final class LocationStream: RecordStream {
     init(file: SensorFile<GPSFix>) { self.file = file }
 
     /// The fixes of a table with latitude, longitude and optional altitude and accuracy columns.
+    /// The altitude column is above the WGS84 ellipsoid, or, with `seaLevel`, above sea level
+    /// and made ellipsoidal through that geoid.
     static func fixes(table: CSVTable, time: TimeColumn, clock: RecordingClock, lat: Int, lon: Int, alt: Int?, accuracy: Int?,
-                      notice: @escaping (String) -> Void) -> SensorFile<GPSFix> {
+                      seaLevel: Geoid? = nil, notice: @escaping (String) -> Void) -> SensorFile<GPSFix> {
         SensorFile(table: table, time: time, clock: clock, notice: notice) { row in
             guard let la = try row.number(lat), let lo = try row.number(lon) else { return nil }
             guard abs(la) <= 90, abs(lo) <= 180 else {
                 throw InputError(file: table.display, line: row.line, field: table.columns[lat], "latitude \(la), longitude \(lo) is not a position")
             }
             if la == 0 && lo == 0 { return nil }
-            let a = try alt.flatMap { try row.number($0) }
+            var a = try alt.flatMap { try row.number($0) }
+            if let geoid = seaLevel, let h = a {
+                a = geoid.ellipsoidalHeight(aboveSeaLevel: h, latitude: la, longitude: lo) { notice("\(table.display): \($0)") }
+            }
             var acc = try accuracy.flatMap { try row.number($0) }
             if let v = acc, v < 0 { acc = nil }
             // The time is set when the row is handed on.

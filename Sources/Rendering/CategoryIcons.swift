@@ -166,6 +166,10 @@ public enum CategoryIcons {
             p.move(12, 6); p.curve(15, 4, 19, 4, 22, 5); p.line(22, 19); p.curve(19, 18, 15, 18, 12, 20); p.close(); p.fill()
             p.move(12, 6.5); p.line(12, 19.5); p.stroke(1)
         },
+        "peak": { p in  // two summits, the snow line of the higher cut out
+            p.polygon([(1, 20.5), (9.5, 5), (13.6, 12.5), (16, 9), (23, 20.5)]); p.fill()
+            p.beginCut(); p.move(6.2, 11); p.line(8.3, 12.6); p.line(9.5, 11); p.line(10.8, 12.6); p.line(12.8, 11); p.strokeCut(1.5)
+        },
         "park": { p in  // deciduous tree
             p.circle(12, 9, 6.5); p.circle(7.5, 12, 4); p.circle(16.5, 12, 4); p.fill()
             p.rect(10.8, 13, 2.4, 9, r: 0.5); p.fill()

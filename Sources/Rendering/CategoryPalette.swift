@@ -40,6 +40,7 @@ public enum CategoryPalette {
         // Nature.
         "park": RGBA8(r: 0x1B, g: 0x5E, b: 0x20),            // green 900 (dark green)
         "playground": RGBA8(r: 0x7C, g: 0xB3, b: 0x42),      // light green 600
+        "peak": RGBA8(r: 0x26, g: 0x32, b: 0x38),            // blue grey 900 (rock)
         // Education.
         "school": RGBA8(r: 0x8E, g: 0x24, b: 0xAA),          // purple 600
         "university": RGBA8(r: 0x39, g: 0x49, b: 0xAB),      // indigo 600

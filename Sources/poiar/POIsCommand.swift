@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 import POIStore
 
@@ -33,6 +35,7 @@ struct POIsCommand: ParsableCommand {
                     database = try POIDatabase(path: db)
                     for source in sources {
                         printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database!))")
+                        if let note = Geoid.system.takeNotice() { printNotice(note) }
                         imported += 1
                     }
                     try database!.close()

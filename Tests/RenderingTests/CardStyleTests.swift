@@ -67,7 +67,7 @@ struct CardStyleTests {
         // Every category of docs/categories.md has a colour and a glyph of its own.
         let documented = ["atm", "attraction", "bank", "bar", "bicycle_rental", "bus_station", "cafe", "charging_station",
                           "cinema", "doctors", "fast_food", "fuel", "hospital", "hotel", "ice_cream", "kindergarten",
-                          "library", "museum", "nightclub", "park", "parking", "pharmacy", "place_of_worship",
+                          "library", "museum", "nightclub", "park", "parking", "peak", "pharmacy", "place_of_worship",
                           "playground", "police", "post_office", "pub", "restaurant", "school", "sports", "store",
                           "supermarket", "theatre", "toilets", "townhall", "university", "viewpoint", "zoo"]
         #expect(Set(CategoryPalette.colours.keys) == Set(documented))

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 
 /// A GoPro's GPS fixes, from `GPS5` (HERO5 to HERO10, MAX, and HERO11 beside GPS9) or `GPS9`
@@ -11,7 +12,10 @@ import POIARCore
 /// - `GPS9`: the same five, then days since 2000-01-01, seconds since midnight (UTC), DOP and
 ///   fix, per sample (`TYPE` "lllllllSS"); poiar prefers it to GPS5 when a camera has both.
 /// - `GPSA` "MSLV": the altitude is above mean sea level, not the ellipsoid (newer cameras);
-///   written as it is, and said in the import's notes (poiar has no geoid model).
+///   turned into the ellipsoidal height poiar's `gps` z is through the geoid
+///   (`convertSeaLevelAltitudes`), and said in the import's notes. Without `GPSA`, or with
+///   "WGS8", it is the WGS84 ellipsoidal height GoPro documents for GPS5 (gpmf-parser README,
+///   and its issue 4: "the height above the ellipsoid WGS84"), used as it is.
 ///
 /// **Accuracy.** GoPro gives a dilution of precision, not an accuracy. poiar writes
 /// horizontal accuracy = DOP × `rangeErrorMetres` (the user equivalent range error, UERE: the
@@ -41,6 +45,10 @@ public struct GoProGPS: Sendable {
     public var dopRange: ClosedRange<Double>?
     /// The altitude's reference when it is not the ellipsoid (`GPSA`).
     public var altitudeReference: String?
+    /// True when `GPSA` says "MSLV": the altitudes read are above mean sea level.
+    public var altitudeAboveSeaLevel = false
+    /// The geoid that made the altitudes ellipsoidal (`convertSeaLevelAltitudes`), if it did.
+    public var altitudeConversion: String?
 
     public init() {}
 
@@ -50,6 +58,7 @@ public struct GoProGPS: Sendable {
         key = stream.key
         if let gpsa = stream.properties["GPSA"].map({ String(decoding: $0.data.prefix(4), as: UTF8.self) }), gpsa != "WGS8" {
             altitudeReference = gpsa == "MSLV" ? "mean sea level (GPSA MSLV)" : "GPSA \"\(gpsa)\""
+            altitudeAboveSeaLevel = gpsa == "MSLV"
         }
         let isGPS9 = stream.key == "GPS9"
         // GPS5: one fix and DOP for the payload; GPSU dates it.
@@ -73,6 +82,20 @@ public struct GoProGPS: Sendable {
             if let dop, dop > 0 { dopRange = dopRange.map { min($0.lowerBound, dop)...max($0.upperBound, dop) } ?? dop...dop }
             fixes.append(GPSFix(time: times[k], coordinate: c, horizontalAccuracy: accuracy))
         }
+    }
+
+    /// Makes the fixes' altitudes above sea level (`GPSA` "MSLV") ellipsoidal: + N from
+    /// `geoid`; without its grid they stay as they are and `notice` says so.
+    mutating func convertSeaLevelAltitudes(geoid: Geoid, notice: (String) -> Void) {
+        guard altitudeAboveSeaLevel else { return }
+        for i in fixes.indices {
+            let c = fixes[i].coordinate
+            guard let h = c.altitude else { continue }
+            fixes[i].coordinate.altitude = geoid.ellipsoidalHeight(aboveSeaLevel: h, latitude: c.latitude, longitude: c.longitude,
+                                                                   notice: notice)
+        }
+        altitudeConversion = geoid.grid.map { "+ the geoid's height (\(URL(fileURLWithPath: $0.name).lastPathComponent))" }
+            ?? "taken as ellipsoidal: no geoid model"
     }
 
     /// Each GPS5 payload's GPSU minus its start time, and whether it had a fix.

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 import SensorLog
 
@@ -14,7 +16,7 @@ struct GoProImport {
     var notices: [String] = []
     var sensors: Set<String> = []
 
-    static func read(path: String) throws -> GoProImport {
+    static func read(path: String, geoid: Geoid = .system) throws -> GoProImport {
         let telemetry = try GoProTelemetry.read(path: path)
         var out = GoProImport()
         var notes: [(key: String, value: String)] = []
@@ -58,6 +60,7 @@ struct GoProImport {
             gps.add(stream, times: times, payloadStart: payload.time)
         }
         gps.settleStart()
+        gps.convertSeaLevelAltitudes(geoid: geoid, notice: notice)
         out.noteGPS(gps, hadGPS5: gpsKey == "GPS9" && telemetry.payloads.contains { !$0.streams.streams("GPS5").isEmpty },
                     notes: &notes, notice: notice)
 
@@ -184,6 +187,7 @@ struct GoProImport {
                            dop.lowerBound * GoProGPS.rangeErrorMetres, dop.upperBound * GoProGPS.rangeErrorMetres)
         }
         said += "; altitude above \(gps.altitudeReference ?? "the WGS84 ellipsoid")"
+        if let conversion = gps.altitudeConversion { said += " \(conversion)" }
         if hadGPS5 { said += "; GPS5 beside it not used" }
         if let source = gps.startUTCSource { said += "; start_utc from \(source)" }
         notes.append(("import_gps", said))

@@ -1,4 +1,6 @@
 import Foundation
+import Geodesy
+import GeodesyData
 import POIARCore
 import SensorLog
 
@@ -18,10 +20,11 @@ public final class GoProRecording: LogSource {
     private var pending: [String]
 
     /// Opens the clip `path` and reads its telemetry. Notices found while reading (what is
-    /// not used, and why) go to `onNotice` on the first read.
-    public init(path: String) throws {
+    /// not used, and why) go to `onNotice` on the first read. `geoid` makes altitudes above
+    /// sea level (`GPSA` "MSLV") ellipsoidal.
+    public init(path: String, geoid: Geoid = .system) throws {
         self.path = path
-        let read = try GoProImport.read(path: path)
+        let read = try GoProImport.read(path: path, geoid: geoid)
         records = read.records
         metadata = read.metadata
         sensors = read.sensors

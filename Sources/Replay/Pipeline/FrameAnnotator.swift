@@ -74,6 +74,8 @@ public struct FrameAnnotator: Sendable {
 
     /// Annotations for POI hits of one frame (distance and bearing from `location`), given
     /// nearest first (as `POIDatabase.query` returns them). A POI without altitude sits at the device's altitude.
+    /// Both altitudes are above the WGS84 ellipsoid (the device's GPS; a POI's `ele` was made
+    /// ellipsoidal at import), so no geoid enters here (docs/altitude.md).
     public func annotate(hits: [POIHit], location: GeoCoordinate, pose: Pose) -> [FrameAnnotation] {
         var none: LayoutMemory? = nil
         return annotate(hits: hits, location: location, pose: pose, memory: &none, time: 0)

@@ -121,7 +121,7 @@ public struct FrameRecord: Sendable {
         w.beginObject("location")
         w.number("lat", location.coordinate.latitude)
         w.number("lon", location.coordinate.longitude)
-        w.number("alt", location.coordinate.altitude, decimals: 3)
+        w.number("alt", location.coordinate.altitude, decimals: 3)  // above the WGS84 ellipsoid (the log's gps z)
         w.number("accuracy", location.horizontalAccuracy, decimals: 3)
         w.endObject()
         let q = pose.orientation
@@ -162,6 +162,7 @@ public struct FrameRecord: Sendable {
             w.string("category", a.poi.category)
             w.number("lat", a.poi.coordinate.latitude)
             w.number("lon", a.poi.coordinate.longitude)
+            // Above the WGS84 ellipsoid: `ele` was made so at import (docs/altitude.md).
             w.number("alt", a.poi.coordinate.altitude)
             w.number("distance_m", a.distance, decimals: 3)
             w.number("bearing_deg", a.bearing, decimals: 4)
