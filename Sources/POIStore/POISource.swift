@@ -3,7 +3,7 @@ import POIARCore
 
 /// Bumped whenever importing the same file would give a different database (category table,
 /// placement rules, schema), so caches built by older code are rebuilt.
-let poiCacheFormatVersion = 2
+let poiCacheFormatVersion = 3
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {
