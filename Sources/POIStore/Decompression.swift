@@ -96,40 +96,40 @@ enum Decompression {
         func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure) -> (used: Int, written: Int) {
             guard !input.isEmpty, let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
             if !started { try start(); atMemberEnd = false }
-            switch kind {
-            case .gzip:
-                z.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: Bytef.self))
-                z.pointee.avail_in = uInt(min(input.count, Int(UInt32.max)))
-                z.pointee.next_out = outBase.assumingMemoryBound(to: Bytef.self)
-                z.pointee.avail_out = uInt(min(output.count, Int(UInt32.max)))
-                let before = Int(z.pointee.avail_in), room = Int(z.pointee.avail_out)
-                let status = inflate(z, Z_NO_FLUSH)
-                let used = before - Int(z.pointee.avail_in), written = room - Int(z.pointee.avail_out)
-                consumed += used
-                switch status {
-                case Z_OK, Z_BUF_ERROR: break  // Z_BUF_ERROR: no progress possible without more input
-                case Z_STREAM_END: end(); atMemberEnd = true
-                default:
-                    let message = z.pointee.msg.map { String(cString: $0) } ?? "corrupt data"
-                    throw Failure("gzip data is corrupt (\(message), at compressed byte \(consumed))")
-                }
-                return (used, written)
-            case .bzip2:
-                bz.pointee.next_in = UnsafeMutablePointer(mutating: inBase.assumingMemoryBound(to: CChar.self))
-                bz.pointee.avail_in = UInt32(min(input.count, Int(UInt32.max)))
-                bz.pointee.next_out = outBase.assumingMemoryBound(to: CChar.self)
-                bz.pointee.avail_out = UInt32(min(output.count, Int(UInt32.max)))
-                let before = Int(bz.pointee.avail_in), room = Int(bz.pointee.avail_out)
-                let status = BZ2_bzDecompress(bz)
-                let used = before - Int(bz.pointee.avail_in), written = room - Int(bz.pointee.avail_out)
-                consumed += used
-                switch status {
-                case BZ_OK: break
-                case BZ_STREAM_END: end(); atMemberEnd = true
-                default: throw Failure("bzip2 data is corrupt (error \(status), near compressed byte \(consumed))")
-                }
-                return (used, written)
-            }
+            let inCount = min(input.count, Int(UInt32.max)), outCount = min(output.count, Int(UInt32.max))
+            let (ended, inLeft, outLeft, error) = kind == .gzip
+                ? inflateStep(UnsafeMutableRawPointer(mutating: inBase), inCount, outBase, outCount)
+                : bunzipStep(UnsafeMutableRawPointer(mutating: inBase), inCount, outBase, outCount)
+            let used = inCount - inLeft
+            consumed += used
+            if let error { throw Failure("\(error), at compressed byte \(consumed))") }
+            if ended { end(); atMemberEnd = true }
+            return (used, outCount - outLeft)
+        }
+
+        /// One `inflate` call: (stream ended, input left, output room left, error).
+        private func inflateStep(_ from: UnsafeMutableRawPointer, _ count: Int, _ to: UnsafeMutableRawPointer,
+                                 _ room: Int) -> (Bool, Int, Int, String?) {
+            z.pointee.next_in = from.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_in = uInt(count)
+            z.pointee.next_out = to.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = uInt(room)
+            let status = inflate(z, Z_NO_FLUSH)
+            // Z_BUF_ERROR: no progress possible without more input, not an error.
+            let error = [Z_OK, Z_BUF_ERROR, Z_STREAM_END].contains(status) ? nil
+                : "gzip data is corrupt (\(z.pointee.msg.map { String(cString: $0) } ?? "corrupt data")"
+            return (status == Z_STREAM_END, Int(z.pointee.avail_in), Int(z.pointee.avail_out), error)
+        }
+
+        /// One `BZ2_bzDecompress` call, as `inflateStep`.
+        private func bunzipStep(_ from: UnsafeMutableRawPointer, _ count: Int, _ to: UnsafeMutableRawPointer,
+                                _ room: Int) -> (Bool, Int, Int, String?) {
+            bz.pointee.next_in = from.assumingMemoryBound(to: CChar.self)
+            bz.pointee.next_out = to.assumingMemoryBound(to: CChar.self)
+            (bz.pointee.avail_in, bz.pointee.avail_out) = (UInt32(count), UInt32(room))
+            let status = BZ2_bzDecompress(bz)
+            let error = status == BZ_OK || status == BZ_STREAM_END ? nil : "bzip2 data is corrupt (error \(status)"
+            return (status == BZ_STREAM_END, Int(bz.pointee.avail_in), Int(bz.pointee.avail_out), error)
         }
 
         /// The error for input that ends inside a member/stream.

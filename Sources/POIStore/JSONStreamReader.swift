@@ -139,12 +139,7 @@ final class JSONStreamReader {
             let key = try string()
             try expect(UInt8(ascii: ":"))
             try body(key)
-            let next = try peekToken()
-            position += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "}") { return }
-            position -= 1
-            throw unexpected(next)
+            if try atClose(UInt8(ascii: "}")) { return }
         }
     }
 
@@ -158,13 +153,16 @@ final class JSONStreamReader {
         while true {
             try body(index)
             index += 1
-            let next = try peekToken()
-            position += 1
-            if next == UInt8(ascii: ",") { continue }
-            if next == UInt8(ascii: "]") { return }
-            position -= 1
-            throw unexpected(next)
+            if try atClose(UInt8(ascii: "]")) { return }
         }
+    }
+
+    /// After a member or item: consumes `,` (false: another follows) or `closer` (true).
+    private func atClose(_ closer: UInt8) throws -> Bool {
+        let next = try peekToken()
+        guard next == UInt8(ascii: ",") || next == closer else { throw unexpected(next) }
+        position += 1
+        return next == closer
     }
 
     /// Reads the next value without keeping it.

@@ -33,13 +33,10 @@ enum OSMElement {
 /// elements (the collector keeps the first, "duplicate id").
 struct OSMLatestVersion {
     private var pending: (element: OSMElement, version: Int64?, visible: Bool, hadTags: Bool)?
-    /// Versions replaced by a later one of the same object.
-    private(set) var olderVersions = 0
 
     /// Hands on the element before this one unless this is a later version of it.
     mutating func add(_ element: OSMElement, version: Int64?, visible: Bool, to collector: inout OSMElementCollector) {
         if let p = pending, p.element.key == element.key, let old = p.version, let version, version > old {
-            olderVersions += 1
             pending = (element, version, visible, p.hadTags || element.hasTags)
             return
         }
