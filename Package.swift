@@ -27,6 +27,9 @@ let package = Package(
                        providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
         .systemLibrary(name: "CBZip2",  // no pkg-config file for bzip2 on Debian: module map links "bz2"
                        providers: [.apt(["libbz2-dev"]), .brew(["bzip2"])]),
+        // OSM XML is read with libxml2's SAX push parser (streamed, chunk by chunk).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0",
+                       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]),
         .systemLibrary(name: "CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev", "libfreetype-dev", "fonts-dejavu-core"]),
                                    .brew(["cairo", "freetype"])]),
@@ -53,7 +56,7 @@ let package = Package(
         // Geodesy: the GPS course (geodesic azimuth between fixes) the heading is aligned with.
         .target(name: "Fusion", dependencies: ["POIARCore", "Geodesy"]),
         .target(name: "POIStore", dependencies: [
-            "POIARCore", "Geodesy", "GeodesyData", "CZlib", "CBZip2", .product(name: "GRDB", package: "GRDB.swift"),
+            "POIARCore", "Geodesy", "GeodesyData", "CZlib", "CBZip2", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
         .target(name: "Projection", dependencies: ["POIARCore"]),

@@ -14,6 +14,7 @@ packages=(
   libsqlite3-dev      # the POI store (GRDB over the system SQLite)
   zlib1g-dev          # reading .csv.gz sensor logs and OSM PBF blobs (CZlib)
   libbz2-dev          # reading .osm.bz2 POI sources (CBZip2)
+  libxml2-dev         # streaming OSM XML (CLibXML2)
   libavformat-dev     # video in: footage frames and GoPro telemetry (CFFmpeg)
   libavcodec-dev      # decoding (and --video encoding) of H.264, H.265, …
   libswscale-dev      # video frames to the frames' pixel layout

@@ -50,6 +50,8 @@ public struct JSONWriter: Sendable {
     }
 
     public static func quote(_ s: String) -> String {
+        // Most strings need no escape: copied whole (a POI import quotes every tag).
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
         for u in s.unicodeScalars {
             switch u {

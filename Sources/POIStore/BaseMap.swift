@@ -64,11 +64,11 @@ public enum BaseMap {
     /// - Throws: `InputError` naming the file when it cannot be read.
     public static func read(_ url: URL) throws -> [MapFeature]? {
         if try hasSQLiteHeader(url) { return nil }
-        let source = try POIImport.read(url)
-        switch source.format {
-        case .osmPBF: return try PBFImporter.parse(source.data, file: url.path, baseMap: true).baseMap
-        case .osmXML: return try OSMXMLImporter.parse(source.data, file: url.path, baseMap: true).baseMap
-        case .overpassJSON: return try OverpassJSONImporter.parse(source.data, file: url.path, baseMap: true).baseMap
+        let (source, format) = try POIImport.open(url)
+        switch format {
+        case .osmPBF: return try PBFImporter.parse(source.readAll(), file: url.path, baseMap: true).baseMap
+        case .osmXML: return try OSMXMLImporter.parse(source, baseMap: true).baseMap
+        case .overpassJSON: return try OverpassJSONImporter.parse(source, baseMap: true).baseMap
         case .geoJSON, .googlePlaces, .csv: return nil
         }
     }

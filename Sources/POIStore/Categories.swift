@@ -170,15 +170,32 @@ public enum POICategory {
     /// Every category of an element with these OSM-style tags, in rule order (the primary
     /// first), each once; empty when none applies.
     public static func categories(forTags tags: [String: String]) -> [String] {
-        var result: [String] = []
-        for rule in rules {
-            guard let raw = tags[rule.key] else { continue }
+        // Only the rules of the keys the element has are tried (a handful of lookups, not one
+        // per rule), then the matches are put back in rule order.
+        var matched: [Int] = []
+        for (key, indices) in ruleIndicesByKey {
+            guard let raw = tags[key] else { continue }
             let value = raw.trimmingWhitespace().lowercased()
-            let matches = rule.value.map { value == $0 } ?? (!value.isEmpty && !nonValues.contains(value))
-            if matches, !result.contains(rule.category) { result.append(rule.category) }
+            for i in indices {
+                let matches = rules[i].value.map { value == $0 } ?? (!value.isEmpty && !nonValues.contains(value))
+                if matches { matched.append(i) }
+            }
         }
+        var result: [String] = []
+        for i in matched.sorted() where !result.contains(rules[i].category) { result.append(rules[i].category) }
         return result
     }
+
+    /// The indices in `rules` of each key's rules.
+    private static let ruleIndicesByKey: [(key: String, indices: [Int])] = {
+        var keys: [String] = []
+        var indices: [String: [Int]] = [:]
+        for (i, rule) in rules.enumerated() {
+            if indices[rule.key] == nil { keys.append(rule.key) }
+            indices[rule.key, default: []].append(i)
+        }
+        return keys.map { ($0, indices[$0]!) }
+    }()
 
     /// The categories of a Google place with these `types`, in the order of `types` (Google
     /// lists the most specific first), each once; empty when none maps.

@@ -2,11 +2,12 @@ import CBZip2
 import CZlib
 import Foundation
 
-/// zlib, gzip and bzip2 decompression of whole buffers (POI sources and PBF blobs).
+/// zlib decompression of whole buffers (PBF blobs), and gzip and bzip2 decompression of POI
+/// sources as they are read (`Stream`, used by `SourceStream`).
 ///
 /// Errors are plain messages (`DecompressionError`); callers add the file and position.
 enum Decompression {
-    /// Refuse to inflate past this many bytes (a "zip bomb" or a corrupt length).
+    /// Refuse to inflate past this many bytes into memory (a "zip bomb" or a corrupt length).
     static let maxOutput = 4 << 30
 
     struct Failure: Error, CustomStringConvertible {
@@ -41,87 +42,102 @@ enum Decompression {
         }
     }
 
-    /// Inflates a gzip file (RFC 1952; several members are read one after the other).
-    static func gzip(_ input: Data) throws(Failure) -> Data {
-        var stream = z_stream()
-        // 15 + 32: a zlib or gzip header, detected automatically.
-        guard inflateInit2_(&stream, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw Failure("cannot start zlib")
-        }
-        defer { inflateEnd(&stream) }
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var failure: Failure?
-        input.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress, raw.count > 0 else { failure = Failure("empty gzip file"); return }
-            stream.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-            stream.avail_in = uInt(raw.count)
-            while true {
-                let status: Int32 = chunk.withUnsafeMutableBytes { out in
-                    stream.next_out = out.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                    stream.avail_out = uInt(out.count)
-                    return inflate(&stream, Z_NO_FLUSH)
-                }
-                output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                if output.count > maxOutput { failure = Failure("decompresses to more than \(maxOutput) bytes"); return }
-                switch status {
-                case Z_OK:
-                    continue
-                case Z_STREAM_END:
-                    if stream.avail_in == 0 { return }
-                    // Another gzip member follows.
-                    guard inflateReset(&stream) == Z_OK else { failure = Failure("cannot restart zlib"); return }
-                case Z_BUF_ERROR:
-                    failure = Failure("gzip data is truncated (at compressed byte \(stream.total_in))")
-                    return
-                default:
-                    let message = stream.msg.map { String(cString: $0) } ?? "corrupt data"
-                    failure = Failure("gzip data is corrupt (\(message), at compressed byte \(stream.total_in))")
-                    return
-                }
-            }
-        }
-        if let failure { throw failure }
-        return output
-    }
+    /// A gzip (RFC 1952; several members one after the other) or bzip2 (several concatenated
+    /// streams, as pbzip2 writes) decoder fed compressed bytes and draining decompressed ones
+    /// in chunks, so a source is never held whole. The library's stream state lives at a fixed
+    /// address (zlib and libbz2 both check that it has not moved).
+    final class Stream {
+        enum Kind { case gzip, bzip2 }
+        let kind: Kind
+        private let z: UnsafeMutablePointer<z_stream>
+        private let bz: UnsafeMutablePointer<bz_stream>
+        private var started = false
+        /// True between the end of one member/stream and the start of the next.
+        private(set) var atMemberEnd = false
+        /// Compressed bytes consumed so far (for messages).
+        private(set) var consumed = 0
 
-    /// Decompresses a bzip2 file (several concatenated streams, as pbzip2 writes, included).
-    static func bzip2(_ input: Data) throws(Failure) -> Data {
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        var failure: Failure?
-        input.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress, raw.count > 0 else { failure = Failure("empty bzip2 file"); return }
-            var offset = 0
-            while offset < raw.count {
-                var stream = bz_stream()
-                guard BZ2_bzDecompressInit(&stream, 0, 0) == BZ_OK else { failure = Failure("cannot start bzip2"); return }
-                defer { BZ2_bzDecompressEnd(&stream) }
-                stream.next_in = UnsafeMutablePointer(mutating: (base + offset).assumingMemoryBound(to: CChar.self))
-                stream.avail_in = UInt32(min(raw.count - offset, Int(UInt32.max)))
-                let availableAtStart = Int(stream.avail_in)
-                while true {
-                    let status: Int32 = chunk.withUnsafeMutableBytes { out in
-                        stream.next_out = out.baseAddress!.assumingMemoryBound(to: CChar.self)
-                        stream.avail_out = UInt32(out.count)
-                        return BZ2_bzDecompress(&stream)
-                    }
-                    output.append(contentsOf: chunk[0..<(chunk.count - Int(stream.avail_out))])
-                    if output.count > maxOutput { failure = Failure("decompresses to more than \(maxOutput) bytes"); return }
-                    let consumed = offset + availableAtStart - Int(stream.avail_in)
-                    if status == BZ_STREAM_END { offset = consumed; break }
-                    if status != BZ_OK {
-                        failure = Failure("bzip2 data is corrupt (error \(status), near compressed byte \(consumed))")
-                        return
-                    }
-                    if stream.avail_in == 0 && stream.avail_out != 0 {
-                        failure = Failure("bzip2 data is truncated (after compressed byte \(consumed))")
-                        return
-                    }
+        init(_ kind: Kind) {
+            self.kind = kind
+            z = .allocate(capacity: 1); z.initialize(to: z_stream())
+            bz = .allocate(capacity: 1); bz.initialize(to: bz_stream())
+        }
+
+        deinit {
+            end()
+            z.deinitialize(count: 1); z.deallocate()
+            bz.deinitialize(count: 1); bz.deallocate()
+        }
+
+        private func end() {
+            guard started else { return }
+            switch kind {
+            case .gzip: inflateEnd(z)
+            case .bzip2: BZ2_bzDecompressEnd(bz)
+            }
+            started = false
+        }
+
+        private func start() throws(Failure) {
+            switch kind {
+            case .gzip:
+                // 15 + 32: a zlib or gzip header, detected automatically.
+                guard inflateInit2_(z, 15 + 32, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+                    throw Failure("cannot start zlib")
                 }
+            case .bzip2:
+                guard BZ2_bzDecompressInit(bz, 0, 0) == BZ_OK else { throw Failure("cannot start bzip2") }
+            }
+            started = true
+        }
+
+        /// Decompresses from `input` into `output`; returns (compressed bytes used, bytes
+        /// written). Call again with the rest of the input while it writes or uses anything.
+        func decompress(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) throws(Failure) -> (used: Int, written: Int) {
+            guard !input.isEmpty, let inBase = input.baseAddress, let outBase = output.baseAddress else { return (0, 0) }
+            if !started { try start(); atMemberEnd = false }
+            let inCount = min(input.count, Int(UInt32.max)), outCount = min(output.count, Int(UInt32.max))
+            let (ended, inLeft, outLeft, error) = kind == .gzip
+                ? inflateStep(UnsafeMutableRawPointer(mutating: inBase), inCount, outBase, outCount)
+                : bunzipStep(UnsafeMutableRawPointer(mutating: inBase), inCount, outBase, outCount)
+            let used = inCount - inLeft
+            consumed += used
+            if let error { throw Failure("\(error), at compressed byte \(consumed))") }
+            if ended { end(); atMemberEnd = true }
+            return (used, outCount - outLeft)
+        }
+
+        /// One `inflate` call: (stream ended, input left, output room left, error).
+        private func inflateStep(_ from: UnsafeMutableRawPointer, _ count: Int, _ to: UnsafeMutableRawPointer,
+                                 _ room: Int) -> (Bool, Int, Int, String?) {
+            z.pointee.next_in = from.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_in = uInt(count)
+            z.pointee.next_out = to.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = uInt(room)
+            let status = inflate(z, Z_NO_FLUSH)
+            // Z_BUF_ERROR: no progress possible without more input, not an error.
+            let error = [Z_OK, Z_BUF_ERROR, Z_STREAM_END].contains(status) ? nil
+                : "gzip data is corrupt (\(z.pointee.msg.map { String(cString: $0) } ?? "corrupt data")"
+            return (status == Z_STREAM_END, Int(z.pointee.avail_in), Int(z.pointee.avail_out), error)
+        }
+
+        /// One `BZ2_bzDecompress` call, as `inflateStep`.
+        private func bunzipStep(_ from: UnsafeMutableRawPointer, _ count: Int, _ to: UnsafeMutableRawPointer,
+                                _ room: Int) -> (Bool, Int, Int, String?) {
+            bz.pointee.next_in = from.assumingMemoryBound(to: CChar.self)
+            bz.pointee.next_out = to.assumingMemoryBound(to: CChar.self)
+            (bz.pointee.avail_in, bz.pointee.avail_out) = (UInt32(count), UInt32(room))
+            let status = BZ2_bzDecompress(bz)
+            let error = status == BZ_OK || status == BZ_STREAM_END ? nil : "bzip2 data is corrupt (error \(status)"
+            return (status == BZ_STREAM_END, Int(bz.pointee.avail_in), Int(bz.pointee.avail_out), error)
+        }
+
+        /// The error for input that ends inside a member/stream.
+        var truncated: Failure {
+            switch kind {
+            case .gzip: Failure("gzip data is truncated (at compressed byte \(consumed))")
+            case .bzip2: Failure("bzip2 data is truncated (after compressed byte \(consumed))")
             }
         }
-        if let failure { throw failure }
-        return output
     }
 }

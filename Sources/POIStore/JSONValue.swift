@@ -3,7 +3,7 @@ import POIARCore
 
 /// A parsed JSON document, keeping booleans, integers and other numbers apart (which
 /// `JSONSerialization` does not do the same way on every platform).
-enum JSONValue: Decodable, Equatable, Sendable {
+enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -12,54 +12,13 @@ enum JSONValue: Decodable, Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
-        if var array = try? decoder.unkeyedContainer() {
-            var items: [JSONValue] = []
-            while !array.isAtEnd { items.append(try array.decode(JSONValue.self)) }
-            self = .array(items)
-            return
-        }
-        if let object = try? decoder.container(keyedBy: AnyKey.self) {
-            var members: [String: JSONValue] = [:]
-            for key in object.allKeys { members[key.stringValue] = try object.decode(JSONValue.self, forKey: key) }
-            self = .object(members)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let b = try? single.decode(Bool.self) { self = .bool(b) }
-        else if let i = try? single.decode(Int64.self) { self = .int(i) }
-        else if let d = try? single.decode(Double.self) { self = .double(d) }
-        else { self = .string(try single.decode(String.self)) }
-    }
-
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    /// Parses `data`, reporting a syntax error as an `InputError` naming `file`.
+    /// Parses `data` (one JSON text), reporting a syntax error as an `InputError` naming
+    /// `file` and the line.
     static func parse(_ data: Data, file: String) throws -> JSONValue {
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let DecodingError.dataCorrupted(context) {
-            if let syntax = JSONSyntaxError.locate(in: data) {
-                throw InputError(file: file, line: syntax.line, "invalid JSON: \(syntax.reason)")
-            }
-            let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
-                ?? context.underlyingError.map { "\($0)" } ?? context.debugDescription
-            throw InputError(file: file, line: Self.lineNumber(in: detail), "invalid JSON: \(detail)")
-        } catch {
-            throw InputError(file: file, "invalid JSON: \(error)")
-        }
-    }
-
-    /// The "line N" a parser's message mentions, if any.
-    private static func lineNumber(in message: String) -> Int? {
-        guard let range = message.range(of: "line ") else { return nil }
-        return Int(message[range.upperBound...].prefix(while: \.isNumber))
+        let reader = JSONStreamReader(try SourceStream(data: data, file: file))
+        let value = try reader.value()
+        try reader.expectEnd()
+        return value
     }
 
     subscript(key: String) -> JSONValue? {

@@ -6,7 +6,8 @@ import POIARCore
 /// - A node with tags of a known category is a POI `osm:node/<id>` at the node.
 /// - A way with such tags is a POI `osm:way/<id>`: a closed way (first node = last node) at
 ///   the area-weighted centroid of its polygon, an open way at the mean of its nodes
-///   (`Centroid`).
+///   (`Centroid`); a way some of whose nodes are missing (cut at the extract's edge) at the
+///   mean of the distinct nodes present, counted as a notice.
 /// - A relation with such tags is a POI `osm:relation/<id>`: at the area-weighted centroid of
 ///   its outer rings — closed member ways, and rings joined end to end from open member ways
 ///   (members with role `inner` excluded) — or else the mean of its member nodes and the
@@ -15,7 +16,7 @@ import POIARCore
 ///   "duplicate id" afterwards.
 ///
 /// Ways and relations are resolved in `finish()`, once every node is known, so the order of
-/// elements in the file does not matter. Node coordinates are kept in memory (a few tens of
+/// elements in the file does not matter. Node coordinates are kept in memory (`NodeLocations`, 24
 /// bytes per node: fine for city extracts).
 struct OSMElementCollector {
     struct Member { var type: String; var ref: Int64; var role: String }
@@ -29,7 +30,7 @@ struct OSMElementCollector {
         var center: GeoCoordinate?
     }
 
-    private var nodeCoordinates: [Int64: GeoCoordinate] = [:]
+    private var nodeCoordinates = NodeLocations()
     private var wayRefs: [Int64: [Int64]] = [:]
     private var pendingWays: [PendingWay] = []
     private var pendingRelations: [PendingRelation] = []
@@ -96,8 +97,13 @@ struct OSMElementCollector {
             // Overpass `out center` lists a way's nodes but leaves them out: when only some are
             // in the file, the centre Overpass computed is better than a partial shape.
             let vertices = way.geometry ?? (resolved.count == way.refs.count || way.center == nil ? resolved : [])
-            guard let position = Self.place(vertices: vertices, closed: Self.isClosed(way.refs, vertices))
-                    ?? way.center else {
+            // A way cut at the extract's edge (nodes outside it are not in the file, or `out
+            // geom(bbox)` left their positions out): placed from the nodes present, counted.
+            let cut = !vertices.isEmpty && vertices.count < way.refs.count
+            if cut { result.note(NoticeReason.cutWay) }
+            let placed = cut ? Centroid.mean(Centroid.distinctVertices(vertices))
+                : Self.place(vertices: vertices, closed: Self.isClosed(way.refs, vertices))
+            guard let position = placed ?? way.center else {
                 result.skip(SkipReason.noGeometry)
                 continue
             }

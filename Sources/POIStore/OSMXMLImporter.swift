@@ -1,37 +1,32 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import POIARCore
 
-/// Reads OpenStreetMap XML 0.6 (`.osm`) with Foundation's streaming `XMLParser`: `<node>`,
-/// `<way>` and `<relation>` elements with their `<tag>`, `<nd>` and `<member>` children.
-/// Elements marked `action="delete"` or `visible="false"` (JOSM / history files) are skipped.
-/// See `OSMElementCollector` for which elements become POIs and where they are placed.
+/// Reads OpenStreetMap XML 0.6 (`.osm`, also as Overpass API answers and history files) as a
+/// stream through libxml2 (`XMLPushParser`): memory holds the elements' positions and the
+/// POIs, never the document. `<node>`, `<way>` and `<relation>` elements with their `<tag>`,
+/// `<nd>` and `<member>` children; from Overpass, a way's or relation's `<center>` (`out
+/// center`) and the coordinates `out geom` puts on `<nd>` and `<member>`; an Overpass
+/// `<remark>` reporting a runtime error fails the import. Elements marked `action="delete"`
+/// or `visible="false"` (JOSM files) are skipped; of a history file's versions of an object
+/// the latest is read, or none when it is deleted (`OSMLatestVersion`). See
+/// `OSMElementCollector` for which elements become POIs and where they are placed.
 public enum OSMXMLImporter {
-    /// Parses the OSM XML in `data`.
+    /// Parses the OSM XML in `data` (plain, gzip or bzip2).
     /// - Parameter file: the name used in error messages.
     /// - Throws: `InputError` with the parser's line number for malformed XML, a document
-    ///   that is not OSM XML, or a bad id or coordinate.
+    ///   that is not OSM XML, a bad id or coordinate, or an Overpass runtime error.
     public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
-        try checkEncoding(data, file: file)
-        let parser = XMLParser(data: paddingEmptyProcessingInstructions(data))
-        let reader = Reader(file: file, parser: parser)
-        reader.collector = OSMElementCollector(baseMap: baseMap)
-        parser.delegate = reader
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        let ok = parser.parse()
-        if let error = reader.error { throw error }
-        // libxml2-based parsers (Linux) recover from some errors and return true, but still
-        // report them; any report makes the file malformed.
-        if !ok || parser.parserError != nil {
-            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
-            let detail = parser.parserError.map { Self.describe($0 as NSError) } ?? "unknown error"
-            throw InputError(file: file, line: line, "malformed XML: \(detail)")
-        }
+        try parse(SourceStream(data: data, file: file), baseMap: baseMap)
+    }
+
+    /// Parses the OSM XML `source` delivers, chunk by chunk.
+    static func parse(_ source: SourceStream, baseMap: Bool = false) throws -> ParsedPOIs {
+        let file = source.file
+        try checkEncoding(source.head(65_536), file: file)
+        let reader = Reader(file: file, sink: OSMElementSink(baseMap: baseMap))
+        try XMLPushParser(file: file, handler: reader).parse(source)
         guard reader.sawRoot else { throw InputError(file: file, "not OSM XML: empty document") }
-        return reader.collector.finish()
+        return reader.sink.finish()
     }
 
     /// Encodings libxml2 decodes itself. Others go through iconv, and there libxml2 2.9 (Debian
@@ -42,8 +37,8 @@ public enum OSMXMLImporter {
 
     /// Refuses, before libxml2 sees it, a document in UTF-16 or UTF-32 or one whose XML
     /// declaration names an encoding other than `readableEncodings`.
-    static func checkEncoding(_ data: Data, file: String) throws {
-        var head = data.prefix(65_536)
+    static func checkEncoding(_ head: Data, file: String) throws {
+        var head = head
         if head.starts(with: [0xEF, 0xBB, 0xBF]) { head = head.dropFirst(3) }
         if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.prefix(4).contains(0) {
             throw InputError(file: file, "is UTF-16 or UTF-32 text: poiar reads OSM XML in UTF-8")
@@ -59,166 +54,133 @@ public enum OSMXMLImporter {
         }
     }
 
-    /// `data` with a space before the `?>` of each processing instruction that has no data
-    /// (`<?name?>`). libxml2 reports such an instruction with a null data pointer, which
-    /// FoundationXML hands to `strlen` before any delegate sees it: a crash on a 7-byte file
-    /// (found by the osmxml fuzz target). With the space the instruction's data is empty; poiar
-    /// ignores processing instructions, and line numbers do not change.
-    static func paddingEmptyProcessingInstructions(_ data: Data) -> Data {
-        var positions: [Int] = []
-        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
-            guard let base = raw.baseAddress else { return }
-            let n = raw.count
-            var i = 0
-            while i < n - 1, let hit = memchr(base + i, 0x3C, n - 1 - i) {  // '<'
-                let lt = base.distance(to: UnsafeRawPointer(hit))
-                i = lt + 1
-                guard raw[i] == 0x3F else { continue }  // '?'
-                var j = i + 1
-                while j < n, ![0x20, 0x09, 0x0A, 0x0D, 0x3F, 0x3E, 0x3C].contains(raw[j]) { j += 1 }
-                if j > i + 1, j + 1 < n, raw[j] == 0x3F, raw[j + 1] == 0x3E { positions.append(j) }
-            }
-        }
-        guard !positions.isEmpty else { return data }
-        var padded = Data(capacity: data.count + positions.count)
-        var from = data.startIndex
-        for p in positions {
-            padded.append(data[from..<(data.startIndex + p)])
-            padded.append(0x20)
-            from = data.startIndex + p
-        }
-        padded.append(data[from...])
-        return padded
-    }
-
-    /// Plain words for the parser errors malformed files commonly cause. The codes are
-    /// libxml2's `xmlParserErrors` (Darwin's `NSXMLParserError` uses the same numbers; the
-    /// `XMLParser.ErrorCode` cases of swift-corelibs-foundation are numbered differently, so
-    /// the numbers are matched, not the cases).
-    static func describe(_ error: NSError) -> String {
-        switch error.code {
-        case 4: return "empty document"
-        case 5: return "the document ends early or has content after its root element"
-        case 9: return "invalid character"
-        case 23: return "an entity reference without its ';' (an unescaped '&'?)"
-        case 26: return "undeclared entity (an unescaped '&'?)"
-        case 38: return "'<' inside an attribute value"
-        case 39, 41: return "malformed attribute"
-        case 42: return "an attribute is given twice"
-        case 44: return "an attribute value is not closed (missing quote)"
-        case 68: return "expected an element name"
-        case 72: return "expected '<'"
-        case 73: return "expected '>'"
-        case 76: return "an end tag does not match the open element"
-        case 77: return "unfinished tag"
-        default:
-            // libxml2's XML_ERR_ENTITY_LOOP (89), which it also raises when entities expand past
-            // its amplification limit (an "XML bomb"): the parse stops there, memory stays small.
-            if error.code == 89 { return "entities refer to each other in a loop or expand too much" }
-            if let text = error.userInfo[NSLocalizedDescriptionKey] as? String, !text.isEmpty { return text }
-            return "XML parser error \(error.code)"
-        }
-    }
-
-    /// The `XMLParser` delegate: builds each element from its start tag and children and hands
-    /// it to the collector at its end tag. Used on one thread, for one parse.
-    private final class Reader: NSObject, XMLParserDelegate {
+    /// Builds each element from its start tag and children and hands it on at its end tag.
+    private final class Reader: XMLPushParser.Handler {
         let file: String
-        weak var parser: XMLParser?
-        var collector = OSMElementCollector()
-        var error: InputError?
+        var sink: OSMElementSink
         var sawRoot = false
 
         private var kind: String?          // "node", "way" or "relation" being read
         private var id: Int64 = 0
+        private var visible = true
+        private var version: Int64?
         private var coordinate: GeoCoordinate?
-        private var dropped = false
+        private var center: GeoCoordinate?
         private var tags: [String: String] = [:]
         private var refs: [Int64] = []
+        /// `out geom`: the way's vertices given on its `<nd>`s.
+        private var inlineVertices: [GeoCoordinate] = []
         private var members: [OSMElementCollector.Member] = []
+        /// `out geom`: each relation member's own coordinates, when it has any.
+        private var memberPoints: [(role: String, points: [GeoCoordinate])] = []
+        private var inMember = false
+        private var remark: (line: Int, text: [UInt8])?
 
-        init(file: String, parser: XMLParser) {
+        var wantsText: Bool { remark != nil }
+
+        init(file: String, sink: OSMElementSink) {
             self.file = file
-            self.parser = parser
+            self.sink = sink
         }
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
-                    qualifiedName: String?, attributes: [String: String] = [:]) {
+        func start(_ name: String, _ attributes: XMLPushParser.Attributes, line: Int) throws {
+            func fail(_ field: String?, _ message: String) -> InputError {
+                InputError(file: file, line: line > 0 ? line : nil, field: field, message)
+            }
+            /// The `lat`/`lon` attributes as a position: nil when both are absent, an error
+            /// when they are not numbers or out of range.
+            func position(_ field: String) throws -> GeoCoordinate? {
+                if !attributes.has("lat") && !attributes.has("lon") { return nil }
+                guard let lat = attributes.double("lat"), let lon = attributes.double("lon") else {
+                    throw fail(field, "expected numeric lat and lon attributes")
+                }
+                let c = GeoCoordinate(latitude: lat, longitude: lon)
+                guard c.isValid else { throw fail(field, "coordinate \(lat),\(lon) is out of range") }
+                return c
+            }
             if !sawRoot {
                 sawRoot = true
-                if name != "osm" && name != "osmChange" {
-                    return fail(parser, field: nil, "not OSM XML: the root element is <\(name)>, expected <osm>")
+                guard name == "osm" || name == "osmChange" else {
+                    throw fail(nil, "not OSM XML: the root element is <\(name)>, expected <osm>")
                 }
                 return
             }
             switch name {
             case "node", "way", "relation":
-                guard kind == nil else { return fail(parser, field: name, "<\(name)> nested inside <\(kind!)>") }
-                guard let value = attributes["id"], let parsed = Int64(value) else {
-                    return fail(parser, field: "\(name) id", "expected an integer id, got \(attributes["id"].map { "\"\($0)\"" } ?? "none")")
+                guard kind == nil else { throw fail(name, "<\(name)> nested inside <\(kind!)>") }
+                guard let parsed = attributes.integer("id") else {
+                    throw fail("\(name) id", "expected an integer id, got \(attributes["id"].map { "\"\($0)\"" } ?? "none")")
                 }
-                kind = name; id = parsed; tags = [:]; refs = []; members = []; coordinate = nil
-                dropped = attributes["action"] == "delete" || attributes["visible"] == "false"
-                if name == "node", !dropped {
-                    guard let lat = attributes["lat"].flatMap(Double.init),
-                          let lon = attributes["lon"].flatMap(Double.init) else {
-                        return fail(parser, field: "node \(parsed)", "expected numeric lat and lon attributes")
-                    }
-                    let c = GeoCoordinate(latitude: lat, longitude: lon)
-                    guard c.isValid else {
-                        return fail(parser, field: "node \(parsed)", "coordinate \(lat),\(lon) is out of range")
-                    }
-                    coordinate = c
-                }
+                kind = name; id = parsed; tags = [:]; refs = []; members = []; coordinate = nil; center = nil
+                inlineVertices = []; memberPoints = []
+                visible = attributes["action"] != "delete" && attributes["visible"] != "false"
+                version = attributes.integer("version")
+                if name == "node", visible { coordinate = try position("node \(parsed)") }
             case "tag":
                 guard kind != nil else { return }
-                guard let key = attributes["k"] else { return fail(parser, field: "tag", "<tag> without k attribute") }
+                guard let key = attributes["k"] else { throw fail("tag", "<tag> without k attribute") }
                 tags[key] = attributes["v"] ?? ""
             case "nd":
-                guard kind == "way" else { return }
-                guard let ref = attributes["ref"].flatMap(Int64.init) else {
-                    return fail(parser, field: "nd ref", "expected an integer node reference")
+                if kind == "relation", inMember {
+                    if let c = try position("\(kind!) \(id) member nd") { memberPoints[memberPoints.count - 1].points.append(c) }
+                    return
                 }
+                guard kind == "way" else { return }
+                guard let ref = attributes.integer("ref") else { throw fail("nd ref", "expected an integer node reference") }
                 refs.append(ref)
+                if let c = try position("way \(id) nd \(ref)") { inlineVertices.append(c) }
             case "member":
                 guard kind == "relation" else { return }
-                guard let type = attributes["type"], let ref = attributes["ref"].flatMap(Int64.init) else {
-                    return fail(parser, field: "member", "expected type and integer ref attributes")
+                guard let type = attributes["type"], let ref = attributes.integer("ref") else {
+                    throw fail("member", "expected type and integer ref attributes")
                 }
-                members.append(.init(type: type, ref: ref, role: attributes["role"] ?? ""))
+                let role = attributes["role"] ?? ""
+                members.append(.init(type: type, ref: ref, role: role))
+                memberPoints.append((role, try position("relation \(id) member \(ref)").map { [$0] } ?? []))
+                inMember = true
+            case "center":
+                guard kind == "way" || kind == "relation" else { return }
+                center = try position("\(kind!) \(id) center")
+            case "remark":
+                remark = (line, [])
             default:
-                return  // bounds, changeset, osmChange's create/modify/delete wrappers, …
+                return  // bounds, meta, note, changeset, osmChange's create/modify/delete wrappers, …
             }
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?,
-                    qualifiedName: String?) {
-            guard name == kind else { return }
-            kind = nil
-            if dropped {
-                if !tags.isEmpty { collector.skip(SkipReason.deleted) }
+        func text(_ bytes: UnsafeRawBufferPointer) {
+            if remark != nil, remark!.text.count < 4096 { remark!.text += bytes }
+        }
+
+        func end(_ name: String, line: Int) throws {
+            if name == "member" { inMember = false; return }
+            if name == "remark", let (remarkLine, text) = remark {
+                remark = nil
+                if let failure = OverpassAnswer.failure(remark: String(decoding: text, as: UTF8.self)) {
+                    throw InputError(file: file, line: remarkLine, field: "remark", failure)
+                }
                 return
             }
+            guard name == kind else { return }
+            kind = nil
+            let element: OSMElement
             switch name {
-            case "node": collector.addNode(id: id, coordinate: coordinate!, tags: tags)
-            case "way": collector.addWay(id: id, nodeRefs: refs, tags: tags)
-            default: collector.addRelation(id: id, members: members, tags: tags)
+            case "node":
+                element = .node(id: id, coordinate: coordinate, tags: tags)
+                if visible && coordinate == nil {
+                    // Overpass `out tags` / `out ids`: a node without a position.
+                    if !tags.isEmpty { sink.skip(SkipReason.noGeometry) }
+                    return
+                }
+            case "way":
+                element = .way(id: id, refs: refs, tags: tags, geometry: inlineVertices.isEmpty ? nil : inlineVertices,
+                               center: center)
+            default:
+                let inline = memberPoints.contains { !$0.points.isEmpty }
+                element = .relation(id: id, members: members, tags: tags,
+                                    center: center ?? (inline ? OverpassAnswer.relationPosition(memberPoints) : nil))
             }
-        }
-
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-            // Stop at the first error, so the line number reported is where it is.
-            guard error == nil else { return }
-            let line = parser.lineNumber > 0 ? parser.lineNumber : nil
-            error = InputError(file: file, line: line, "malformed XML: \(OSMXMLImporter.describe(parseError as NSError))")
-            parser.abortParsing()
-        }
-
-        private func fail(_ parser: XMLParser, field: String?, _ message: String) {
-            guard error == nil else { return }
-            error = InputError(file: file, line: parser.lineNumber > 0 ? parser.lineNumber : nil,
-                               field: field, message)
-            parser.abortParsing()
+            sink.add(element, version: version, visible: visible)
         }
     }
 }

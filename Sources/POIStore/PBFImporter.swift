@@ -24,7 +24,9 @@ public enum PBFImporter {
     static let maxBlobSize = 32 * 1024 * 1024
 
     /// Features of `OSMHeader.required_features` that this reader understands.
-    static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes"]
+    /// (`HistoricalInformation`: a history file, read as the snapshot of its latest state,
+    /// `OSMLatestVersion`.)
+    static let supportedFeatures: Set<String> = ["OsmSchema-V0.6", "DenseNodes", "HistoricalInformation"]
 
     /// True when `data` starts like a PBF file: a small header length, then a `BlobHeader` whose
     /// first field is the type string `OSMHeader`.
@@ -39,7 +41,7 @@ public enum PBFImporter {
     /// Parses the PBF file in `data`.
     /// - Parameter file: the name used in error messages.
     public static func parse(_ data: Data, file: String, baseMap: Bool = false) throws -> ParsedPOIs {
-        var collector = OSMElementCollector(baseMap: baseMap)
+        var collector = OSMElementSink(baseMap: baseMap)
         try data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             var offset = 0
             var blobNumber = 0
@@ -175,7 +177,7 @@ public enum PBFImporter {
     // MARK: Primitive blocks
 
     private static func parsePrimitiveBlock(_ raw: UnsafeRawBufferPointer,
-                                            into collector: inout OSMElementCollector) throws(ProtoError) {
+                                            into collector: inout OSMElementSink) throws(ProtoError) {
         var reader = ProtoReader(raw)
         var strings: [String] = []
         var groups: [UnsafeRawBufferPointer] = []
@@ -246,32 +248,47 @@ public enum PBFImporter {
     }
 
     private static func parseNode(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
-                                  _ collector: inout OSMElementCollector) throws(ProtoError) {
+                                  _ collector: inout OSMElementSink) throws(ProtoError) {
         var r = ProtoReader(raw)
-        var id: Int64 = 0, lat: Int64?, lon: Int64?
+        var id: Int64 = 0, lat: Int64?, lon: Int64?, info: (version: Int64?, visible: Bool) = (nil, true)
         var keys: [UInt64] = [], values: [UInt64] = []
         while let (field, wire) = try r.nextField() {
             switch (field, wire) {
             case (1, .varint): id = ProtoReader.zigzag(try r.varint())
             case (2, _): try r.repeatedVarints(wire, into: &keys)
             case (3, _): try r.repeatedVarints(wire, into: &values)
+            case (4, .lengthDelimited): info = try versionInfo(try r.bytes())
             case (8, .varint): lat = ProtoReader.zigzag(try r.varint())
             case (9, .varint): lon = ProtoReader.zigzag(try r.varint())
             default: try r.skip(wire)
             }
         }
+        let tags = try block.tags(keys: keys, values: values, element: "node \(id)")
+        guard info.visible else {
+            return collector.add(.node(id: id, coordinate: nil, tags: tags), version: info.version, visible: false)
+        }
         guard let lat, let lon else { throw ProtoError("node \(id) has no lat/lon") }
-        collector.addNode(id: id, coordinate: try block.coordinate(lat: lat, lon: lon, id: id),
-                          tags: try block.tags(keys: keys, values: values, element: "node \(id)"))
+        collector.add(.node(id: id, coordinate: try block.coordinate(lat: lat, lon: lon, id: id), tags: tags), version: info.version)
     }
 
     private static func parseDenseNodes(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
-                                        _ collector: inout OSMElementCollector) throws(ProtoError) {
+                                        _ collector: inout OSMElementSink) throws(ProtoError) {
         var r = ProtoReader(raw)
         var ids: [UInt64] = [], lats: [UInt64] = [], lons: [UInt64] = [], keysVals: [UInt64] = []
+        var visibility: [UInt64] = [], versions: [UInt64] = []
         while let (field, wire) = try r.nextField() {
             switch field {
             case 1: try r.repeatedVarints(wire, into: &ids)
+            case 5 where wire == .lengthDelimited:
+                // DenseInfo: `version` (field 1) and `visible` (6, history files only), one per node.
+                var info = ProtoReader(try r.bytes())
+                while let (f, w) = try info.nextField() {
+                    switch f {
+                    case 1: try info.repeatedVarints(w, into: &versions)
+                    case 6: try info.repeatedVarints(w, into: &visibility)
+                    default: try info.skip(w)
+                    }
+                }
             case 8: try r.repeatedVarints(wire, into: &lats)
             case 9: try r.repeatedVarints(wire, into: &lons)
             case 10: try r.repeatedVarints(wire, into: &keysVals)
@@ -296,18 +313,25 @@ public enum PBFImporter {
                     tags[try block.string(Int64(truncatingIfNeeded: key))] = try block.string(Int64(truncatingIfNeeded: value))
                 }
             }
-            collector.addNode(id: id, coordinate: try block.coordinate(lat: lat, lon: lon, id: id), tags: tags)
+            let version = i < versions.count ? Int64(Int32(truncatingIfNeeded: versions[i])) : nil
+            if i < visibility.count, visibility[i] == 0 {
+                collector.add(.node(id: id, coordinate: nil, tags: tags), version: version, visible: false)
+            } else {
+                collector.add(.node(id: id, coordinate: try block.coordinate(lat: lat, lon: lon, id: id), tags: tags), version: version)
+            }
         }
     }
 
     private static func parseWay(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
-                                 _ collector: inout OSMElementCollector) throws(ProtoError) {
+                                 _ collector: inout OSMElementSink) throws(ProtoError) {
         var r = ProtoReader(raw)
         var id: Int64 = 0
         var keys: [UInt64] = [], values: [UInt64] = [], refs: [UInt64] = [], lats: [UInt64] = [], lons: [UInt64] = []
+        var info: (version: Int64?, visible: Bool) = (nil, true)
         while let (field, wire) = try r.nextField() {
             switch field {
             case 1 where wire == .varint: id = Int64(bitPattern: try r.varint())
+            case 4 where wire == .lengthDelimited: info = try versionInfo(try r.bytes())
             case 2: try r.repeatedVarints(wire, into: &keys)
             case 3: try r.repeatedVarints(wire, into: &values)
             case 8: try r.repeatedVarints(wire, into: &refs)
@@ -329,18 +353,20 @@ public enum PBFImporter {
                 return try block.coordinate(lat: lat, lon: lon, id: id)
             }
         }
-        collector.addWay(id: id, nodeRefs: nodeRefs,
-                         tags: try block.tags(keys: keys, values: values, element: "way \(id)"), geometry: geometry)
+        collector.add(.way(id: id, refs: nodeRefs, tags: try block.tags(keys: keys, values: values, element: "way \(id)"),
+                           geometry: geometry, center: nil), version: info.version, visible: info.visible)
     }
 
     private static func parseRelation(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
-                                      _ collector: inout OSMElementCollector) throws(ProtoError) {
+                                      _ collector: inout OSMElementSink) throws(ProtoError) {
         var r = ProtoReader(raw)
         var id: Int64 = 0
         var keys: [UInt64] = [], values: [UInt64] = [], roles: [UInt64] = [], memids: [UInt64] = [], types: [UInt64] = []
+        var info: (version: Int64?, visible: Bool) = (nil, true)
         while let (field, wire) = try r.nextField() {
             switch field {
             case 1 where wire == .varint: id = Int64(bitPattern: try r.varint())
+            case 4 where wire == .lengthDelimited: info = try versionInfo(try r.bytes())
             case 2: try r.repeatedVarints(wire, into: &keys)
             case 3: try r.repeatedVarints(wire, into: &values)
             case 8: try r.repeatedVarints(wire, into: &roles)
@@ -350,7 +376,9 @@ public enum PBFImporter {
             }
         }
         let tags = try block.tags(keys: keys, values: values, element: "relation \(id)")
-        guard !tags.isEmpty else { return }
+        guard info.visible else {
+            return collector.add(.relation(id: id, members: [], tags: tags, center: nil), version: info.version, visible: false)
+        }
         guard roles.count == memids.count, types.count == memids.count else {
             throw ProtoError("relation \(id): \(memids.count) members but \(roles.count) roles and \(types.count) types")
         }
@@ -367,6 +395,21 @@ public enum PBFImporter {
             }
             members.append(.init(type: type, ref: ref, role: try block.string(Int64(truncatingIfNeeded: roles[i]))))
         }
-        collector.addRelation(id: id, members: members, tags: tags)
+        collector.add(.relation(id: id, members: members, tags: tags, center: nil), version: info.version)
+    }
+
+    /// An `Info` message's `version` (field 1) and `visible` (field 6; true when absent, as
+    /// outside history files).
+    private static func versionInfo(_ raw: UnsafeRawBufferPointer) throws(ProtoError) -> (version: Int64?, visible: Bool) {
+        var r = ProtoReader(raw)
+        var version: Int64?, visible = true
+        while let (field, wire) = try r.nextField() {
+            switch (field, wire) {
+            case (1, .varint): version = Int64(Int32(truncatingIfNeeded: try r.varint()))
+            case (6, .varint): visible = try r.varint() != 0
+            default: try r.skip(wire)
+            }
+        }
+        return (version, visible)
     }
 }

@@ -28,19 +28,39 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public var skipped: [String: Int]
     /// `ele` heights (above sea level) used as ellipsoidal altitudes for want of a geoid grid.
     public var unconvertedHeights = 0
+    /// Elements imported with a caveat, per caveat (e.g. a way cut at the extract's edge).
+    public var notices: [String: Int] = [:]
+    /// The category names skipped rows and features gave that poiar does not know, with how
+    /// often each was seen.
+    public var unknownCategories: [String: Int] = [:]
+
+    public init(file: String, format: POISourceFormat, compression: String?, imported: Int, updated: Int,
+                skipped: [String: Int], notices: [String: Int] = [:], unknownCategories: [String: Int] = [:]) {
+        self.file = file; self.format = format; self.compression = compression
+        self.imported = imported; self.updated = updated; self.skipped = skipped
+        self.notices = notices; self.unknownCategories = unknownCategories
+    }
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
 
+    /// How many of the unknown category names the report lists.
+    static let unknownCategoriesShown = 5
+
     /// One line, e.g. `West-Oakland.osm (OSM XML): 7 new, 0 updated POIs; skipped 60 (no
-    /// known category: 58, no geometry: 2)`.
+    /// known category: 58, no geometry: 2)`; then the notices, and the most frequent unknown
+    /// category names (`unknown categories: bakery 7, kiosk 3, … and 4 more`).
     public var description: String {
+        func counts(_ d: [String: Int]) -> String {
+            d.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        }
         var s = "\(file) (\(format.rawValue)\(compression.map { ", \($0)" } ?? "")): \(imported) new, \(updated) updated POIs"
-        if skipped.isEmpty {
-            s += "; none skipped"
-        } else {
-            let reasons = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-            s += "; skipped \(skippedTotal) (\(reasons))"
+        s += skipped.isEmpty ? "; none skipped" : "; skipped \(skippedTotal) (\(counts(skipped)))"
+        if !notices.isEmpty { s += "; notices (\(counts(notices)))" }
+        if !unknownCategories.isEmpty {
+            let top = unknownCategories.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            var listed = top.prefix(Self.unknownCategoriesShown).map { "\"\($0.key)\" \($0.value)" }.joined(separator: ", ")
+            if top.count > Self.unknownCategoriesShown { listed += " and \(top.count - Self.unknownCategoriesShown) more" }
+            s += "; unknown categories: \(listed) (see pois categories; --category-map maps them)"
         }
         if unconvertedHeights > 0 {
             s += "; \(unconvertedHeights) ele height\(unconvertedHeights == 1 ? "" : "s") taken as ellipsoidal (no geoid)"
@@ -55,18 +75,20 @@ public enum POIImport {
     /// Imports each file in its own transaction, in order; stops at the first error, which
     /// leaves that file's changes out (files before it stay imported).
     @discardableResult
-    public static func importFiles(_ urls: [URL], into db: POIDatabase, geoid: Geoid = .system) throws -> [ImportReport] {
-        try urls.map { try importFile($0, into: db, geoid: geoid) }
+    public static func importFiles(_ urls: [URL], into db: POIDatabase, options: ImportOptions = ImportOptions(),
+                                   geoid: Geoid = .system) throws -> [ImportReport] {
+        try urls.map { try importFile($0, into: db, options: options, geoid: geoid) }
     }
 
-    /// Reads the whole file, then stores its POIs in one transaction: on any error the
-    /// database is as it was. Heights above sea level (`ele`) become ellipsoidal through
-    /// `geoid` (`ParsedPOIs.placeSeaLevelHeights`).
+    /// Reads the whole file (streamed where the format allows), then stores its POIs in one
+    /// transaction: on any error the database is as it was. Heights above sea level (`ele`)
+    /// become ellipsoidal through `geoid` (`ParsedPOIs.placeSeaLevelHeights`).
     @discardableResult
-    public static func importFile(_ url: URL, into db: POIDatabase, geoid: Geoid = .system) throws -> ImportReport {
-        let source = try read(url)
-        let parsed = try parse(source.data, format: source.format, file: url.path, geoid: geoid)
-        return try store(parsed, format: source.format, compression: source.compression,
+    public static func importFile(_ url: URL, into db: POIDatabase, options: ImportOptions = ImportOptions(),
+                                  geoid: Geoid = .system) throws -> ImportReport {
+        let (source, format) = try open(url)
+        let parsed = try parse(source, format: format, options: options, geoid: geoid)
+        return try store(parsed, format: format, compression: source.compression,
                          file: url.path, sourceName: url.lastPathComponent, into: db)
     }
 
@@ -75,7 +97,8 @@ public enum POIImport {
                       sourceName: String, into db: POIDatabase) throws -> ImportReport {
         let (inserted, updated) = try db.upsert(parsed.pois, source: sourceName, idsAreUnique: parsed.idsAreUnique)
         var report = ImportReport(file: file, format: format, compression: compression, imported: inserted,
-                                  updated: updated, skipped: parsed.skipped)
+                                  updated: updated, skipped: parsed.skipped, notices: parsed.notices,
+                                  unknownCategories: parsed.unknownCategories)
         report.unconvertedHeights = parsed.unconvertedHeights
         return report
     }
@@ -83,106 +106,91 @@ public enum POIImport {
     /// Reads a POI source file without storing anything.
     /// - Throws: `InputError` naming the file for a missing, unreadable, unsupported or
     ///   malformed file.
-    public static func parse(_ url: URL, geoid: Geoid = .system) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
-        let source = try read(url)
-        return (source.format, try parse(source.data, format: source.format, file: url.path, geoid: geoid))
+    public static func parse(_ url: URL, options: ImportOptions = ImportOptions(),
+                             geoid: Geoid = .system) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
+        let (source, format) = try open(url)
+        return (format, try parse(source, format: format, options: options, geoid: geoid))
     }
 
-    /// Parses data of a known format; `ele` heights become ellipsoidal altitudes through `geoid`.
-    static func parse(_ data: Data, format: POISourceFormat, file: String, geoid: Geoid) throws -> ParsedPOIs {
+    /// Parses a source of a known format: OSM XML and the JSON forms as they stream in, OSM
+    /// PBF and CSV whole (a plain file mapped, not copied); `ele` heights become ellipsoidal
+    /// altitudes through `geoid`.
+    static func parse(_ source: SourceStream, format: POISourceFormat, options: ImportOptions = ImportOptions(),
+                      geoid: Geoid = .system) throws -> ParsedPOIs {
+        let file = source.file
         var parsed: ParsedPOIs
         switch format {
-        case .osmPBF: parsed = try PBFImporter.parse(data, file: file)
-        case .osmXML: parsed = try OSMXMLImporter.parse(data, file: file)
-        case .csv: parsed = try CSVImporter.parse(data, file: file)
-        case .geoJSON, .overpassJSON, .googlePlaces:
-            let root = try JSONValue.parse(data, file: file)
-            switch format {
-            case .geoJSON: parsed = try GeoJSONImporter.parse(root, file: file)
-            case .overpassJSON: parsed = try OverpassJSONImporter.parse(root, file: file)
-            default: parsed = try GooglePlacesImporter.parse(root, file: file)
-            }
+        case .osmPBF: parsed = try PBFImporter.parse(source.readAll(), file: file)
+        case .osmXML: parsed = try OSMXMLImporter.parse(source)
+        case .csv: parsed = try CSVImporter.parse(source.readAll(), file: file, options: options)
+        case .geoJSON: parsed = try GeoJSONImporter.parse(source, options: options)
+        case .overpassJSON: parsed = try OverpassJSONImporter.parse(source)
+        case .googlePlaces: parsed = try GooglePlacesImporter.parse(source)
         }
         parsed.dropDuplicateIDs()
         parsed.placeSeaLevelHeights(geoid: geoid)
         return parsed
     }
 
-    /// A source file's (decompressed) content and format.
-    struct Source {
-        var data: Data
-        var format: POISourceFormat
-        var compression: String?
+    /// Opens a source file: its compression from its first bytes, its format from its
+    /// (decompressed) start.
+    static func open(_ url: URL) throws -> (SourceStream, POISourceFormat) {
+        let source = try SourceStream(url: url)
+        return (source, try detectFormat(source.head(65_536), file: url.path))
     }
 
-    static func read(_ url: URL) throws -> Source {
-        let file = url.path
-        var data = try readFile(url)
-        var compression: String?
-        if data.starts(with: [0x1F, 0x8B]) {
-            compression = "gzip"
-            do { data = try Decompression.gzip(data) } catch { throw InputError(file: file, "\(error)") }
-        } else if data.starts(with: Array("BZh".utf8)) {
-            compression = "bzip2"
-            do { data = try Decompression.bzip2(data) } catch { throw InputError(file: file, "\(error)") }
-        }
-        return Source(data: data, format: try detectFormat(data, file: file), compression: compression)
-    }
+    /// The JSON forms poiar reads, for the message about JSON it does not recognise.
+    static let jsonForms = "a GeoJSON FeatureCollection, Feature or feature sequence (GeoJSONSeq, one Feature a line); "
+        + "an Overpass answer's \"elements\"; a Google Places \"results\" (Nearby/Text Search) or \"result\" (Details) "
+        + "response; a Places API (New) \"places\" response or Place object (\"id\", \"displayName\", \"location\")"
 
-    /// The file's bytes, or an `InputError` naming it.
-    static func readFile(_ url: URL) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw InputError(file: url.path, "no such file")
-        }
-        if isDirectory.boolValue { throw InputError(file: url.path, "is a folder, expected a POI source file") }
-        do {
-            return try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw InputError(file: url.path, "cannot read: \(error.localizedDescription)")
-        }
-    }
-
-    /// Tells the format from the (decompressed) content: a PBF `OSMHeader` blob is OSM PBF;
-    /// `<` is OSM XML; a JSON object with `"type": "FeatureCollection"`/`"Feature"` is
-    /// GeoJSON, one with `"elements"` Overpass JSON, one with `"results"`, `"places"` or a
-    /// Places `"status"` Google Places JSON; text whose first line has `id`, `lat` and `lon`
-    /// columns is CSV. A `.pbf` file that is not a PBF is reported as a PBF problem.
-    static func detectFormat(_ data: Data, file: String) throws -> POISourceFormat {
+    /// Tells the format from the (decompressed) start of the content: a PBF `OSMHeader` blob
+    /// is OSM PBF; `<` is OSM XML; a JSON object with `"type": "FeatureCollection"`/`"Feature"`
+    /// (or a record separator, GeoJSONSeq) is GeoJSON, one with `"elements"` Overpass JSON, one
+    /// with `"results"`, `"result"`, `"places"`, a Places `"status"` or a Place (New)'s own
+    /// fields Google Places JSON; text whose first line has latitude and longitude columns
+    /// (or a `.csv`/`.tsv` name) is CSV. A `.pbf` file that is not a PBF is reported as a PBF
+    /// problem.
+    static func detectFormat(_ head: Data, file: String) throws -> POISourceFormat {
         let lower = file.lowercased()
-        if PBFImporter.looksLikePBF(data) || lower.hasSuffix(".pbf") { return .osmPBF }
-        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || lower.hasSuffix(".zip") {
+        if PBFImporter.looksLikePBF(head) || lower.hasSuffix(".pbf") { return .osmPBF }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || lower.hasSuffix(".zip") {
             throw InputError(file: file, "zip archives are not supported; extract the POI file first")
         }
-        if data.starts(with: sqliteHeader) {
+        if head.starts(with: sqliteHeader) {
             throw InputError(file: file, "is an SQLite database, not a POI source to import")
         }
         // Skip a UTF-8 byte-order mark and leading white space.
-        var bytes = data[...]
+        var bytes = head[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         let expected = "expected OSM PBF, OSM XML, GeoJSON, Overpass JSON, Google Places JSON or CSV"
         switch first {
         case UInt8(ascii: "<"):
             return .osmXML
+        case 0x1E:
+            return .geoJSON  // RFC 8142: every text of a GeoJSONSeq starts with a record separator
         case UInt8(ascii: "{"):
             // Look for the distinguishing top-level key in the first few kilobytes; the
             // reader checks the structure properly.
-            let head = String(decoding: bytes.prefix(65_536), as: UTF8.self)
-            let featurePattern = #""type"\s*:\s*"(FeatureCollection|Feature)""#
-            if head.range(of: featurePattern, options: .regularExpression) != nil { return .geoJSON }
-            if head.range(of: #""elements"\s*:"#, options: .regularExpression) != nil { return .overpassJSON }
-            if head.range(of: #""(results|places|html_attributions|error_message)"\s*:"#, options: .regularExpression) != nil
-                || head.range(of: #""status"\s*:\s*"[A-Z_]+""#, options: .regularExpression) != nil {
+            let text = String(decoding: bytes, as: UTF8.self)
+            func has(_ pattern: String) -> Bool { text.range(of: pattern, options: .regularExpression) != nil }
+            if has(#""type"\s*:\s*"(FeatureCollection|Feature)""#) { return .geoJSON }
+            if has(#""elements"\s*:"#) { return .overpassJSON }
+            if has(#""(results|result|places|html_attributions|error_message|displayName|primaryType|formattedAddress|googleMapsUri)"\s*:"#)
+                || has(#""status"\s*:\s*"[A-Z_]+""#) || has(#""location"\s*:\s*\{\s*"latitude""#) {
                 return .googlePlaces
             }
-            throw InputError(file: file, "unrecognised JSON: \(expected) (a FeatureCollection, an Overpass \"elements\" or a Places \"results\" response)")
+            throw InputError(file: file, "unrecognised JSON: \(expected); poiar reads \(jsonForms)")
         case nil:
             throw InputError(file: file, "empty file: \(expected)")
         default:
             let firstLine = String(decoding: bytes.prefix(4096).prefix { $0 != 0x0A }, as: UTF8.self)
-            let columns = Set(firstLine.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() })
-            if columns.isSuperset(of: ["id", "lat", "lon"]) || lower.hasSuffix(".csv") { return .csv }
+            let columns = Set(firstLine.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" })
+                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() })
+            let latitude = columns.contains("lat") || columns.contains("latitude")
+            let longitude = !columns.isDisjoint(with: ["lon", "lng", "long", "longitude"])
+            if (latitude && longitude) || lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") { return .csv }
             throw InputError(file: file, "unrecognised POI source format: \(expected)")
         }
     }

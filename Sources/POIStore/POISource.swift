@@ -5,8 +5,9 @@ import POIARCore
 
 /// Bumped whenever importing the same file would give a different database (category table,
 /// placement rules, schema), so caches built by older code are rebuilt. 3: `ele` heights
-/// converted to ellipsoidal altitudes through the geoid.
-let poiCacheFormatVersion = 3
+/// converted to ellipsoidal altitudes through the geoid; 4: POI sources from the wild (cut
+/// ways placed at their present nodes, stable ids for GeoJSON features without one).
+let poiCacheFormatVersion = 4
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {

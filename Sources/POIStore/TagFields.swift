@@ -7,6 +7,10 @@ public struct ParsedPOIs: Equatable, Sendable {
     public var pois: [POI] = []
     /// Elements not imported, counted per reason (e.g. `"no known category": 412`).
     public var skipped: [String: Int] = [:]
+    /// Elements imported with a caveat, counted per caveat (`NoticeReason`).
+    public var notices: [String: Int] = [:]
+    /// Category names a source gave that poiar does not know, counted.
+    public var unknownCategories: [String: Int] = [:]
     /// True when the reader already made every id unique (then nobody checks again).
     var idsAreUnique = false
     /// The ways a map draws, when the reader was asked for them (OSM sources only).
@@ -38,6 +42,7 @@ public struct ParsedPOIs: Equatable, Sendable {
         unconvertedHeights = geoid.unconvertedHeights - before
         return unconvertedHeights
     }
+    mutating func note(_ reason: String) { notices[reason, default: 0] += 1 }
 }
 
 /// Reasons importers give for skipping an element.
@@ -48,6 +53,11 @@ enum SkipReason {
     static let deleted = "deleted"
     static let duplicateID = "duplicate id"
     static let unknownCategory = "unknown category"
+}
+
+/// Caveats importers count for elements they did import.
+enum NoticeReason {
+    static let cutWay = "ways cut at the extract's edge, placed from the nodes present"
 }
 
 /// The POI fields poiar reads from OSM-style tags (OSM elements, GeoJSON properties).

@@ -13,20 +13,69 @@ struct POIsCommand: ParsableCommand {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Import POI sources (OSM PBF, OSM XML (.osm, .osm.bz2, .gz), Overpass JSON, GeoJSON, Google Places JSON, CSV) into a poiar database; re-importing updates.")
+            abstract: "Import POI sources (OSM PBF, OSM XML (.osm, .osm.bz2, .gz; Overpass XML; history files), Overpass JSON, GeoJSON (also GeoJSONSeq), Google Places JSON (also Places API (New)), CSV) into a poiar database; re-importing updates.")
 
         @Argument(help: "Source files.")
         var sources: [String]
 
         @Option(help: "The poiar SQLite database (created if missing).")
         var db: String
+        @Option(help: "CSV, GeoJSON: the category of every POI the source gives no known one (open data without OSM tags), e.g. library.")
+        var category: String?
+        @Option(name: .customLong("category-from"), help: "CSV, GeoJSON: the column or property whose values name the categories (through --category-map).")
+        var categoryFrom: String?
+        @Option(name: .customLong("category-map"), help: "CSV, GeoJSON: source values to categories, VALUE=CATEGORY,… (case ignored), e.g. Bibliothek=library,Spielplatz=playground.")
+        var categoryMap: String?
+        @Option(help: "CSV: the file's column for each of poiar's, NAME=COLUMN,… (id, name, category, lat, lon, alt, address, phone, website, opening_hours), e.g. lat=Y,lon=X.")
+        var columns: String?
 
         func validate() throws {
             if sources.isEmpty { throw ValidationError("give at least one SOURCE file") }
+            _ = try options()
+        }
+
+        /// The import options the flags give.
+        func options() throws -> ImportOptions {
+            func category(_ name: String, option: String) throws -> String {
+                let c = name.trimmingCharacters(in: .whitespaces).lowercased()
+                guard POICategory.isKnown(c) else {
+                    throw ValidationError("\(option): unknown category \"\(name)\" (known: \(POICategory.known.joined(separator: ", ")))")
+                }
+                return c
+            }
+            func pairs(_ text: String?, option: String) throws -> [(String, String)] {
+                guard let text else { return [] }
+                return try text.split(separator: ",").map { item in
+                    let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                        throw ValidationError("\(option): expected NAME=VALUE items separated by commas, got \"\(item)\"")
+                    }
+                    return (parts[0], parts[1])
+                }
+            }
+            var map: [String: String] = [:]
+            for (value, name) in try pairs(categoryMap, option: "--category-map") {
+                map[value] = try category(name, option: "--category-map")
+            }
+            var columnMap: [String: String] = [:]
+            let csvColumns = CSVImporter.columns
+            for (name, column) in try pairs(columns, option: "--columns") {
+                guard csvColumns.contains(name.lowercased()) else {
+                    throw ValidationError("--columns: \"\(name)\" is not one of poiar's CSV columns (\(csvColumns.joined(separator: ", ")))")
+                }
+                columnMap[name.lowercased()] = column
+            }
+            if let categoryFrom, categoryFrom.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw ValidationError("--category-from: expected a column or property name")
+            }
+            return ImportOptions(category: try self.category.map { try category($0, option: "--category") },
+                                 categoryProperty: categoryFrom?.trimmingCharacters(in: .whitespaces),
+                                 categoryMap: map, columns: columnMap)
         }
 
         func run() throws {
             try reportingErrors {
+                let options = try options()
                 if let note = try POIDatabase.recoverInterruptedWrite(path: db) { printNotice(note) }
                 let existed = FileManager.default.fileExists(atPath: db)
                 var database: POIDatabase?
@@ -34,7 +83,7 @@ struct POIsCommand: ParsableCommand {
                 do {
                     database = try POIDatabase(path: db)
                     for source in sources {
-                        printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database!))")
+                        printNotice("\(try POIImport.importFile(URL(fileURLWithPath: source), into: database!, options: options))")
                         if let note = Geoid.system.takeNotice() { printNotice(note) }
                         imported += 1
                     }

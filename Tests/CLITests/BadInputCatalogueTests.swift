@@ -299,7 +299,7 @@ enum BadInputCatalogue {
         },
         poiSourceCase("POIs: JSON cut short", "cut.json", location: #"cut\.json:1"#,
                       message: "invalid JSON: unexpected end of file") { dir in
-            try put(#"{"elements": [1,2,"#, "cut.json", in: dir)
+            try put(#"{"elements": [{"type": "node", "id": 1, "lat": 60.1675, "lon": 24.9495}, {"type": "no"#, "cut.json", in: dir)
         },
         poiSourceCase("POIs: a JSON syntax error on line 3", "bad.geojson", location: #"bad\.geojson:3"#,
                       message: "invalid JSON: unexpected '}'") { dir in
@@ -352,6 +352,36 @@ enum BadInputCatalogue {
             try put(try Data(contentsOf: fixtureFolder.appendingPathComponent("osm/West-Oakland.osm.bz2")).prefix(2000), "cut.osm.bz2", in: dir)
         },
         poiSourceCase("POIs: no such source", "nope.osm", location: #"nope\.osm"#, message: "no such POI source") { _ in },
+        // Sources from the wild (issue 15).
+        poiSourceCase("POIs: an Overpass XML answer that timed out", "answer.osm", location: #"answer\.osm:4 \(remark\)"#,
+                      message: "Overpass did not finish the query: runtime error: Query timed out") { dir in
+            try put("<?xml version=\"1.0\"?>\n<osm version=\"0.6\" generator=\"Overpass API\">\n<node id=\"1\" lat=\"60.1675\" lon=\"24.9495\"><tag k=\"amenity\" v=\"cafe\"/></node>\n<remark> runtime error: Query timed out in \"query\" at line 3 after 26 seconds. </remark>\n</osm>\n",
+                    "answer.osm", in: dir)
+        },
+        poiSourceCase("POIs: an Overpass JSON answer out of memory", "answer.json", location: #"answer\.json \(remark\)"#,
+                      message: "Overpass did not finish the query: runtime error: Query ran out of memory") { dir in
+            try put(#"{"elements":[{"type":"node","id":1,"lat":60.1675,"lon":24.9495,"tags":{"amenity":"cafe"}}],"remark":"runtime error: Query ran out of memory in \"query\" at line 1."}"#,
+                    "answer.json", in: dir)
+        },
+        poiSourceCase("POIs: an Overpass element whose center is not numbers", "answer.json",
+                      location: #"answer\.json \(elements\[0\]\.center\)"#, message: "expected numeric lat and lon") { dir in
+            try put(#"{"elements":[{"type":"way","id":1,"center":{"lat":"north","lon":24.9},"tags":{"amenity":"cafe"}}]}"#, "answer.json", in: dir)
+        },
+        poiSourceCase("POIs: a GeoJSONSeq feature with one coordinate, on line 2", "seq.geojson",
+                      location: #"seq\.geojson:2 \(features\[1\]\.geometry\.coordinates\)"#, message: "expected a position [lon, lat]") { dir in
+            try put("\u{1E}{\"type\":\"Feature\",\"properties\":{\"amenity\":\"cafe\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.9495,60.1675]}}\n"
+                    + "\u{1E}{\"type\":\"Feature\",\"properties\":{\"amenity\":\"cafe\"},\"geometry\":{\"type\":\"Point\",\"coordinates\":[24.9]}}\n",
+                    "seq.geojson", in: dir)
+        },
+        poiSourceCase("POIs: a semicolon CSV without a longitude column", "pois.csv", location: #"pois\.csv:1 \(header\)"#,
+                      message: "missing column(s) lon") { dir in
+            try put("id;name;category;latitude;easting\n1;Kappeli;cafe;60.1675;24.9495\n", "pois.csv", in: dir)
+        },
+        poiSourceCase("POIs: a Places (New) place with a location that is not numbers", "place.json",
+                      location: #"place\.json \(place\.location\)"#, message: "expected numeric latitude and longitude") { dir in
+            try put(#"{"id":"ChIJ1","displayName":{"text":"Kappeli"},"types":["cafe"],"location":{"latitude":"60.1675","longitude":24.9495}}"#,
+                    "place.json", in: dir)
+        },
     ]
 
     static let stills: [BadInput] = [

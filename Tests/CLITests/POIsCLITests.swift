@@ -65,6 +65,33 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: copy.path + ".poiar.sqlite"))
     }
 
+    /// Open data without OSM tags: `--category` gives every POI a category, `--category-from`
+    /// with `--category-map` takes it from a column; `--columns` names other columns; bad
+    /// option values are refused before anything is written.
+    @Test func importOptionsForOpenData() throws {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let csv = try writeFile("OBJECTID;TITLE;KIND;Y;X\n1;Kallio;Bibliothek;60.1841;24.9502\n2;Oodi;Bibliothek;60.1738;24.9381\n3;Puisto;Spielplatz;60.17;24.93\n",
+                                to: "open.csv", in: dir)
+        let db = dir.appendingPathComponent("o.sqlite").path
+        let columns = ["--columns", "id=OBJECTID,name=TITLE,lat=Y,lon=X"]
+        let plain = try runPoiar(["pois", "import", csv.path, "--db", db, "--category", "library"] + columns)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.contains("(CSV): 3 new, 0 updated POIs; none skipped"), "\(plain.stderr)")
+        let mapped = try runPoiar(["pois", "import", csv.path, "--db", db, "--category-from", "KIND",
+                                   "--category-map", "bibliothek=library,Spielplatz=playground"] + columns)
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(mapped.stderr.contains("0 new, 3 updated POIs; none skipped"), "\(mapped.stderr)")
+        let show = try runPoiar(["pois", "show", "csv:3", "--db", db])
+        #expect(show.stdout.contains("playground"), "\(show.stdout)")
+        for bad in [["--category", "libraries"], ["--category-map", "x=nope"], ["--category-map", "novalue"], ["--columns", "latitude=Y"]] {
+            let r = try runPoiar(["pois", "import", csv.path, "--db", dir.appendingPathComponent("no.sqlite").path] + bad)
+            #expect(r.status != 0, "\(bad)")
+            #expect(r.stderr.contains(bad[0]), "\(bad): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("no.sqlite").path))
+        }
+    }
+
     @Test func fetchOptionsAreChecked() throws {
         let dir = try makeTempDir()
         let db = dir.appendingPathComponent("f.sqlite").path

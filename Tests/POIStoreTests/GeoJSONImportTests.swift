@@ -98,10 +98,10 @@ import Testing
     }
 
     @Test func osmStyleFeatureIDs() {
-        #expect(GeoJSONImporter.poiID(featureID: .string("way/5"), tags: [:], fallback: "f#0") == "osm:way/5")
-        #expect(GeoJSONImporter.poiID(featureID: nil, tags: ["@id": "relation/9"], fallback: "f#0") == "osm:relation/9")
-        #expect(GeoJSONImporter.poiID(featureID: .string("node/x"), tags: [:], fallback: "f#0") == "geojson:node/x")
-        #expect(GeoJSONImporter.poiID(featureID: nil, tags: [:], fallback: "f.geojson#3") == "geojson:f.geojson#3")
+        #expect(GeoJSONImporter.poiID(featureID: .string("way/5"), tags: [:], fallback: { "f#0" }) == "osm:way/5")
+        #expect(GeoJSONImporter.poiID(featureID: nil, tags: ["@id": "relation/9"], fallback: { "f#0" }) == "osm:relation/9")
+        #expect(GeoJSONImporter.poiID(featureID: .string("node/x"), tags: [:], fallback: { "f#0" }) == "geojson:node/x")
+        #expect(GeoJSONImporter.poiID(featureID: nil, tags: [:], fallback: { "f.geojson#3" }) == "geojson:f.geojson#3")
     }
 
     @Test func malformedGeoJSONNamesTheField() {

@@ -160,10 +160,10 @@ let realOSMData: URL = sharedOSMData.deletingLastPathComponent().deletingLastPat
         let e1 = try #require(inputError { _ = try POIImport.parse(text) })
         #expect(e1.location.file == text.path)
         #expect(e1.message.contains("PBF") || e1.message.contains("BlobHeader"))
-        // A history file's header.
-        let history = PBFBuilder.file([PBFBuilder.blob("OSMHeader", PBFBuilder.header(["OsmSchema-V0.6", "HistoricalInformation"]))])
-        let e2 = try #require(parseError(history))
-        #expect(e2.message.contains("HistoricalInformation"))
+        // A feature poiar does not read.
+        let other = PBFBuilder.file([PBFBuilder.blob("OSMHeader", PBFBuilder.header(["OsmSchema-V0.6", "Sort.Type_then_ID"]))])
+        let e2 = try #require(parseError(other))
+        #expect(e2.message.contains("Sort.Type_then_ID"))
         // A first blob that is not a header.
         let noHeader = PBFBuilder.file([PBFBuilder.blob("OSMData", [])])
         #expect(parseError(noHeader)?.message.contains("expected \"OSMHeader\"") == true)
@@ -246,8 +246,10 @@ enum PBFBuilder {
 
     static func header(_ features: [String]) -> [UInt8] { features.flatMap { bytesField(4, Array($0.utf8)) } }
 
-    /// A PrimitiveBlock with one DenseNodes group.
-    static func block(strings: [String], dense: [(id: Int64, lat: Int64, lon: Int64, tags: [(UInt64, UInt64)])]) -> [UInt8] {
+    /// A PrimitiveBlock with one DenseNodes group (with DenseInfo's versions and `visible`
+    /// flags, as in a history file, when given).
+    static func block(strings: [String], dense: [(id: Int64, lat: Int64, lon: Int64, tags: [(UInt64, UInt64)])],
+                      versions: [UInt64]? = nil, visible: [Bool]? = nil) -> [UInt8] {
         let table = bytesField(1, strings.flatMap { bytesField(1, Array($0.utf8)) })
         var ids: [UInt64] = [], lats: [UInt64] = [], lons: [UInt64] = [], kv: [UInt64] = []
         var pid: Int64 = 0, plat: Int64 = 0, plon: Int64 = 0
@@ -257,7 +259,9 @@ enum PBFBuilder {
             for (k, v) in n.tags { kv += [k, v] }
             kv.append(0)
         }
-        let group = bytesField(2, packed(1, ids) + packed(8, lats) + packed(9, lons) + packed(10, kv))
+        let info = versions == nil && visible == nil ? []
+            : bytesField(5, (versions.map { packed(1, $0) } ?? []) + (visible.map { flags in packed(6, flags.map { $0 ? 1 : 0 }) } ?? []))
+        let group = bytesField(2, packed(1, ids) + info + packed(8, lats) + packed(9, lons) + packed(10, kv))
         return table + bytesField(2, group)
     }
 
