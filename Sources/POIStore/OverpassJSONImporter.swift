@@ -3,7 +3,8 @@ import POIARCore
 
 /// Reads an Overpass API JSON response (`{"elements": [...]}`): nodes with `lat`/`lon`, ways
 /// with `nodes` (and, from `out geom` / `out center`, inline `geometry` / `center`), relations
-/// with `members`. POIs are made and placed as for OSM XML (`OSMElementCollector`).
+/// with `members` (and their ways' inline `geometry`). POIs and buildings are made and placed
+/// as for OSM XML (`OSMElementCollector`).
 public enum OverpassJSONImporter {
     /// Parses the Overpass JSON in `data`.
     /// - Throws: `InputError` naming the file and the field (`elements[12].lat`).
@@ -44,7 +45,14 @@ public enum OverpassJSONImporter {
             case "relation":
                 let members = (element["members"]?.array ?? []).compactMap { member -> OSMElementCollector.Member? in
                     guard let type = member["type"]?.string, let ref = member["ref"]?.integer else { return nil }
-                    return .init(type: type, ref: ref, role: member["role"]?.string ?? "")
+                    // A member way's inline vertices (`out geom`); one that is not a position
+                    // (Overpass writes null for a vertex it leaves out) makes the way incomplete.
+                    let geometry = member["geometry"]?.array?.map { point -> GeoCoordinate? in
+                        guard let lat = point["lat"]?.number, let lon = point["lon"]?.number else { return nil }
+                        let c = GeoCoordinate(latitude: lat, longitude: lon)
+                        return c.isValid ? c : nil
+                    }
+                    return .init(type: type, ref: ref, role: member["role"]?.string ?? "", geometry: geometry)
                 }
                 let center = try element["center"].map { try coordinate($0, file: file, field: "\(field).center") }
                 collector.addRelation(id: id, members: members, tags: tags, center: center)

@@ -9,6 +9,9 @@ public enum POISourceFormat: String, Equatable, Sendable {
     case overpassJSON = "Overpass JSON"
     case googlePlaces = "Google Places JSON"
     case csv = "CSV"
+
+    /// OSM data (elements with tags, ways, relations): the formats that carry buildings.
+    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .overpassJSON }
 }
 
 /// The outcome of importing one file.
@@ -24,17 +27,53 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public var updated: Int
     /// Elements not imported, per reason.
     public var skipped: [String: Int]
+    /// The buildings stored (OSM sources; nil for the others, which have none).
+    public var buildings: BuildingImportReport?
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
 
     /// One line, e.g. `West-Oakland.osm (OSM XML): 7 new, 0 updated POIs; skipped 60 (no
-    /// known category: 58, no geometry: 2)`.
+    /// known category: 58, no geometry: 2); 52 buildings (3 with a height, 10 with levels), none
+    /// skipped`.
     public var description: String {
         var s = "\(file) (\(format.rawValue)\(compression.map { ", \($0)" } ?? "")): \(imported) new, \(updated) updated POIs"
-        if skipped.isEmpty { return s + "; none skipped" }
-        let reasons = skipped.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        s += "; skipped \(skippedTotal) (\(reasons))"
+        s += skipped.isEmpty ? "; none skipped" : "; skipped \(skippedTotal) (\(Self.reasons(skipped)))"
+        if let buildings { s += "; \(buildings)" }
+        return s
+    }
+
+    /// "reason: count, …", most common first.
+    static func reasons(_ counts: [String: Int]) -> String {
+        counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// The buildings of one import (`ImportReport.buildings`).
+public struct BuildingImportReport: Equatable, Sendable, CustomStringConvertible {
+    /// Buildings stored (new or replacing one of the same id).
+    public var stored: Int
+    /// How many of them had their top from `height`/`building:height`, and from `building:levels`
+    /// (the rest have the default height).
+    public var withHeight: Int, withLevels: Int
+    /// Buildings not stored, per reason.
+    public var skipped: [String: Int]
+    /// Height tags not understood (treated as missing).
+    public var unreadableHeightTags: Int
+
+    init(_ parsed: ParsedBuildings) {
+        stored = parsed.buildings.count
+        withHeight = parsed.buildings.count { $0.heightSource == .height }
+        withLevels = parsed.buildings.count { $0.heightSource == .levels }
+        skipped = parsed.skipped
+        unreadableHeightTags = parsed.unreadableHeightTags
+    }
+
+    /// e.g. `433 buildings (17 with a height, 144 with levels), skipped 48 (cut by the extract's
+    /// edge: 48), 2 height tags not understood`.
+    public var description: String {
+        var s = "\(stored) buildings (\(withHeight) with a height, \(withLevels) with levels)"
+        s += skipped.isEmpty ? ", none skipped" : ", skipped \(skipped.values.reduce(0, +)) (\(ImportReport.reasons(skipped)))"
+        if unreadableHeightTags > 0 { s += ", \(unreadableHeightTags) height tag\(unreadableHeightTags == 1 ? "" : "s") not understood" }
         return s
     }
 }
@@ -59,12 +98,18 @@ public enum POIImport {
                          file: url.path, sourceName: url.lastPathComponent, into: db)
     }
 
-    /// Stores parsed POIs (one transaction) and reports.
+    /// Stores parsed POIs and, from an OSM source, its buildings (one transaction) and reports.
     static func store(_ parsed: ParsedPOIs, format: POISourceFormat, compression: String?, file: String,
                       sourceName: String, into db: POIDatabase) throws -> ImportReport {
-        let (inserted, updated) = try db.upsert(parsed.pois, source: sourceName, idsAreUnique: parsed.idsAreUnique)
+        let (inserted, updated) = try db.write { conn in
+            let counts = try POIDatabase.upsert(parsed.pois, source: sourceName, conn, path: db.path,
+                                                idsAreUnique: parsed.idsAreUnique)
+            try POIDatabase.upsertBuildings(parsed.buildings.buildings, conn, path: db.path)
+            return counts
+        }
         return ImportReport(file: file, format: format, compression: compression, imported: inserted,
-                            updated: updated, skipped: parsed.skipped)
+                            updated: updated, skipped: parsed.skipped,
+                            buildings: format.isOSM ? BuildingImportReport(parsed.buildings) : nil)
     }
 
     /// Reads a POI source file without storing anything.

@@ -2,13 +2,23 @@ import Foundation
 import POIARCore
 
 /// Bumped whenever importing the same file would give a different database (category table,
-/// placement rules, schema), so caches built by older code are rebuilt.
-let poiCacheFormatVersion = 2
+/// placement rules, schema), so caches built by older code are rebuilt. 3: buildings.
+let poiCacheFormatVersion = 3
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {
     static let fingerprint = "source_fingerprint"
     static let sourcePath = "source_path"
+    /// The source's `POISourceFormat` (its raw value).
+    static let sourceFormat = "source_format"
+}
+
+extension POIDatabase {
+    /// The format of the file this database caches (`openPOISource`); nil for a database that
+    /// is no cache (one `pois import` wrote, or a cache of older code).
+    public func cachedSourceFormat() throws -> POISourceFormat? {
+        try metaValue(forKey: CacheMetaKey.sourceFormat).flatMap(POISourceFormat.init(rawValue:))
+    }
 }
 
 /// Opens a POI SOURCE (contract section 4) for reading.
@@ -26,14 +36,15 @@ enum CacheMetaKey {
 /// - Parameter onImport: called with the import report when the cache had to be (re)built.
 /// - Throws: `InputError` naming the file when it is missing, not readable, a database that is
 ///   not poiar's, or a source that does not import.
-public func openPOISource(_ url: URL, onImport: ((ImportReport) -> Void)? = nil,
+/// - Parameter role: what the file is to the caller, for messages ("POI source", "building source").
+public func openPOISource(_ url: URL, role: String = "POI source", onImport: ((ImportReport) -> Void)? = nil,
                           onNotice: ((String) -> Void)? = nil) throws -> POIDatabase {
     let path = url.path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw InputError(file: path, "no such POI source")
+        throw InputError(file: path, "no such \(role)")
     }
-    if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a POI database or source file") }
+    if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a poiar database or a \(role) file") }
     if try hasSQLiteHeader(url) {
         if let note = try POIDatabase.recoverInterruptedWrite(path: path) { onNotice?(note) }
         return try POIDatabase(path: path, readOnly: true)
@@ -121,6 +132,7 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String,
             let report = try POIImport.importFile(source, into: db)
             try db.setMetaValue(fingerprint, forKey: CacheMetaKey.fingerprint)
             try db.setMetaValue(source.path, forKey: CacheMetaKey.sourcePath)
+            try db.setMetaValue(report.format.rawValue, forKey: CacheMetaKey.sourceFormat)
             try db.close()
             onImport?(report)
         } catch {

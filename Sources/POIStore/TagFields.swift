@@ -10,6 +10,8 @@ public struct ParsedPOIs: Equatable, Sendable {
     var idsAreUnique = false
     /// The ways a map draws, when the reader was asked for them (OSM sources only).
     public var baseMap: [MapFeature] = []
+    /// Building footprints (OSM sources only; empty for the others).
+    public var buildings = ParsedBuildings()
 
     public init(pois: [POI] = [], skipped: [String: Int] = [:]) {
         self.pois = pois; self.skipped = skipped
