@@ -57,13 +57,17 @@ public struct FramePipeline: Sendable {
     public let overlay: FrameOverlay
     let annotator: FrameAnnotator
     let pois: POIQuery?
+    /// The building footprints for the POIs' line of sight (`--buildings`); nil: none.
+    public let buildings: BuildingSource?
 
     /// - Parameters:
     ///   - layout: lengths at 720 px (scaled with the image here).
     ///   - pois: nil: no POI source, frames without labels.
+    ///   - buildings: nil: no buildings, labels not checked for line of sight.
     public init(camera: CameraIntrinsics, layout: LayoutOptions, annotation: AnnotationOptions, overlay: FrameOverlay,
-                pois: POIQuery?, fontPath: String? = nil, boldFontPath: String? = nil) throws {
+                pois: POIQuery?, buildings: BuildingSource? = nil, fontPath: String? = nil, boldFontPath: String? = nil) throws {
         self.camera = camera
+        self.buildings = buildings
         style = try CardStyle(imageWidth: camera.width, imageHeight: camera.height, fontPath: fontPath, boldFontPath: boldFontPath)
         self.overlay = overlay
         annotator = try FrameAnnotator(camera: camera, layout: layout, annotation: annotation, style: style, overlay: overlay)
