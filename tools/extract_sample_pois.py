@@ -223,6 +223,27 @@ def read_with_builtin(path):
     return bbox, nodes, ways, relations
 
 
+def _element(val, strings, delta_field):
+    """(id, tags, {field: values}) of a Way or a Relation: its repeated fields from 8 on, the
+    field `delta_field` (a way's node refs, a relation's member ids) delta-decoded."""
+    eid, keys, vals, fields = 0, [], [], collections.defaultdict(list)
+    for f, w, v in _fields(val):
+        if f == 1:
+            eid = v
+        elif f == 2:
+            keys += _packed(w, v)
+        elif f == 3:
+            vals += _packed(w, v)
+        elif f >= 8:
+            fields[f] += _packed(w, v)
+    acc, decoded = 0, []
+    for d in fields[delta_field]:
+        acc += _zigzag(d)
+        decoded.append(acc)
+    fields[delta_field] = decoded
+    return eid, {strings[k]: strings[x] for k, x in zip(keys, vals)}, fields
+
+
 def _primitive_block(msg, nodes, ways, relations):
     strings = []
     groups = []
@@ -284,40 +305,13 @@ def _primitive_block(msg, nodes, ways, relations):
                         j += 1
                     nodes[nid] = (e7(lat_off, lat), e7(lon_off, lon), tags)
             elif fno == 3:  # Way
-                wid, keys, vals, refs = 0, [], [], []
-                for f, w, v in _fields(val):
-                    if f == 1:
-                        wid = v
-                    elif f == 2:
-                        keys += _packed(w, v)
-                    elif f == 3:
-                        vals += _packed(w, v)
-                    elif f == 8:
-                        r = 0
-                        for d in _packed(w, v):
-                            r += _zigzag(d)
-                            refs.append(r)
-                ways[wid] = (refs, {strings[k]: strings[x] for k, x in zip(keys, vals)})
+                wid, tags, fields = _element(val, strings, 8)
+                ways[wid] = (fields[8], tags)
             elif fno == 4:  # Relation
-                rid, keys, vals, roles, memids, types = 0, [], [], [], [], []
-                for f, w, v in _fields(val):
-                    if f == 1:
-                        rid = v
-                    elif f == 2:
-                        keys += _packed(w, v)
-                    elif f == 3:
-                        vals += _packed(w, v)
-                    elif f == 8:
-                        roles += _packed(w, v)
-                    elif f == 9:
-                        m = 0
-                        for d in _packed(w, v):
-                            m += _zigzag(d)
-                            memids.append(m)
-                    elif f == 10:
-                        types += _packed(w, v)
-                members = [(('node', 'way', 'relation')[t], m, strings[r]) for t, m, r in zip(types, memids, roles)]
-                relations[rid] = (members, {strings[k]: strings[x] for k, x in zip(keys, vals)})
+                rid, tags, fields = _element(val, strings, 9)
+                members = [(('node', 'way', 'relation')[t], m, strings[r])
+                           for t, m, r in zip(fields[10], fields[9], fields[8])]
+                relations[rid] = (members, tags)
 
 
 # --------------------------------------------------------------------------- writer
