@@ -16,8 +16,16 @@ What is kept
   edge cuts (some of their nodes are not in the PBF) are left out and listed: their
   centroid could not be computed (10 such ways in Helsinki.osm.pbf: big parks at the
   edge, a university building, parking areas).
-Relations are not kept. Coordinates are copied exactly (7 decimals, as stored in the
-PBF). Elements are written nodes first, then ways, each sorted by id, so the output is
+* every building of the PBF, for line-of-sight checks: closed ways tagged building=*
+  (not "no"), and type=multipolygon relations tagged building=* with their member ways
+  (outer rings and courtyards). Of a building only the tags in BUILDING_KEYS are written
+  (building, the height and level tags, name; type for a relation), and its nodes and
+  member ways carry no tags of their own, so the POIs a reader finds are exactly the ones
+  above: a building way that is also one of the POI ways above keeps all its tags, and a
+  node that is a POI or a vertex of a POI way keeps its tags. Buildings the PBF's edge
+  cuts (a node or member way missing) are left out and counted.
+Coordinates are copied exactly (7 decimals, as stored in the PBF). Elements are written
+nodes first, then ways, then relations, each sorted by id, so the output is
 deterministic. <bounds> is the PBF header's bounding box.
 
 Usage
@@ -29,8 +37,8 @@ Usage
 The PBF is read with pyosmium (`pip install osmium`) when it is installed; otherwise
 (or with --reader builtin) with the small pure-Python PBF reader below (zlib + a
 hand-written protobuf decoder; it understands what osmium and osmosis write: dense and
-plain nodes, ways, zlib or raw blobs). Both give the same output byte for byte.
-Prints the number of kept elements per tag.
+plain nodes, ways, relations, zlib or raw blobs). Both give the same output byte for
+byte. Prints the number of kept elements per tag, and of buildings.
 """
 import argparse
 import collections
@@ -57,11 +65,27 @@ def way_wanted(tags):
             or 'shop' in tags)
 
 
+BUILDING_KEYS = ('building', 'height', 'building:height', 'min_height', 'building:min_height',
+                 'building:levels', 'roof:levels', 'building:min_level', 'name')
+HEIGHT_KEYS = ('height', 'building:height')
+LEVEL_KEYS = ('building:levels',)
+
+
+def is_building(tags):
+    return tags.get('building', 'no') != 'no'
+
+
+def building_tags(tags, relation=False):
+    keys = BUILDING_KEYS + (('type',) if relation else ())
+    return {k: v for k, v in tags.items() if k in keys}
+
+
 # --------------------------------------------------------------------------- readers
-# Both readers return (bbox, nodes, ways):
+# Both readers return (bbox, nodes, ways, relations):
 #   bbox  = (min_lon, min_lat, max_lon, max_lat) in units of 1e-7 degree, or None
 #   nodes = {id: (lat_e7, lon_e7, {k: v})}
 #   ways  = {id: ([node refs], {k: v})}
+#   relations = {id: ([(member type, ref, role)], {k: v})}
 
 def read_with_osmium(path):
     import osmium
@@ -71,12 +95,18 @@ def read_with_osmium(path):
             super().__init__()
             self.nodes = {}
             self.ways = {}
+            self.relations = {}
 
         def node(self, n):
             self.nodes[n.id] = (n.location.y, n.location.x, {t.k: t.v for t in n.tags})
 
         def way(self, w):
             self.ways[w.id] = ([r.ref for r in w.nodes], {t.k: t.v for t in w.tags})
+
+        def relation(self, r):
+            types = {'n': 'node', 'w': 'way', 'r': 'relation'}
+            self.relations[r.id] = ([(types[m.type], m.ref, m.role) for m in r.members],
+                                    {t.k: t.v for t in r.tags})
 
     h = Handler()
     h.apply_file(path)
@@ -88,7 +118,7 @@ def read_with_osmium(path):
             bbox = (box.bottom_left.x, box.bottom_left.y, box.top_right.x, box.top_right.y)
     finally:
         rd.close()
-    return bbox, h.nodes, h.ways
+    return bbox, h.nodes, h.ways, h.relations
 
 
 def _varint(buf, pos):
@@ -155,6 +185,7 @@ def read_with_builtin(path):
     bbox = None
     nodes = {}
     ways = {}
+    relations = {}
     while pos < len(data):
         (hlen,) = struct.unpack_from('>I', data, pos)
         pos += 4
@@ -188,11 +219,32 @@ def read_with_builtin(path):
                     if feat not in ('OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation'):
                         raise ValueError('%s: required feature %r not supported' % (path, feat))
         elif btype == 'OSMData':
-            _primitive_block(msg, nodes, ways)
-    return bbox, nodes, ways
+            _primitive_block(msg, nodes, ways, relations)
+    return bbox, nodes, ways, relations
 
 
-def _primitive_block(msg, nodes, ways):
+def _element(val, strings, delta_field):
+    """(id, tags, {field: values}) of a Way or a Relation: its repeated fields from 8 on, the
+    field `delta_field` (a way's node refs, a relation's member ids) delta-decoded."""
+    eid, keys, vals, fields = 0, [], [], collections.defaultdict(list)
+    for f, w, v in _fields(val):
+        if f == 1:
+            eid = v
+        elif f == 2:
+            keys += _packed(w, v)
+        elif f == 3:
+            vals += _packed(w, v)
+        elif f >= 8:
+            fields[f] += _packed(w, v)
+    acc, decoded = 0, []
+    for d in fields[delta_field]:
+        acc += _zigzag(d)
+        decoded.append(acc)
+    fields[delta_field] = decoded
+    return eid, {strings[k]: strings[x] for k, x in zip(keys, vals)}, fields
+
+
+def _primitive_block(msg, nodes, ways, relations):
     strings = []
     groups = []
     gran, lat_off, lon_off = 100, 0, 0
@@ -253,20 +305,13 @@ def _primitive_block(msg, nodes, ways):
                         j += 1
                     nodes[nid] = (e7(lat_off, lat), e7(lon_off, lon), tags)
             elif fno == 3:  # Way
-                wid, keys, vals, refs = 0, [], [], []
-                for f, w, v in _fields(val):
-                    if f == 1:
-                        wid = v
-                    elif f == 2:
-                        keys += _packed(w, v)
-                    elif f == 3:
-                        vals += _packed(w, v)
-                    elif f == 8:
-                        r = 0
-                        for d in _packed(w, v):
-                            r += _zigzag(d)
-                            refs.append(r)
-                ways[wid] = (refs, {strings[k]: strings[x] for k, x in zip(keys, vals)})
+                wid, tags, fields = _element(val, strings, 8)
+                ways[wid] = (fields[8], tags)
+            elif fno == 4:  # Relation
+                rid, tags, fields = _element(val, strings, 9)
+                members = [(('node', 'way', 'relation')[t], m, strings[r])
+                           for t, m, r in zip(fields[10], fields[9], fields[8])]
+                relations[rid] = (members, tags)
 
 
 # --------------------------------------------------------------------------- writer
@@ -281,6 +326,35 @@ def deg(v):
     sign = '-' if v < 0 else ''
     v = abs(v)
     return '%s%d.%07d' % (sign, v // 10000000, v % 10000000)
+
+
+def extract_buildings(nodes, ways, relations):
+    """Returns (building ways, building relations with their member ways, number cut by the edge).
+
+    building ways = {id: (refs, tags)} closed ways with building=*, every node present;
+    building relations = {id: ([way members], tags)} multipolygons with building=*, every
+    member way and its nodes present; member ways = {id: (refs, tags)}."""
+    def complete(refs):
+        return all(r in nodes for r in refs)
+    keep_ways, keep_relations, member_ways, cut = {}, {}, {}, 0
+    for wid, (refs, tags) in ways.items():
+        if not is_building(tags):
+            continue
+        if not complete(refs):
+            cut += 1
+        elif len(refs) >= 4 and refs[0] == refs[-1]:
+            keep_ways[wid] = (refs, tags)
+    for rid, (members, tags) in relations.items():
+        if tags.get('type') != 'multipolygon' or not is_building(tags):
+            continue
+        way_members = [m for m in members if m[0] == 'way']
+        if all(m[1] in ways and complete(ways[m[1]][0]) for m in way_members):
+            keep_relations[rid] = (way_members, tags)
+            for _t, ref, _role in way_members:
+                member_ways[ref] = ways[ref]
+        else:
+            cut += 1
+    return keep_ways, keep_relations, member_ways, cut
 
 
 def extract(bbox, nodes, ways):
@@ -301,7 +375,15 @@ def extract(bbox, nodes, ways):
     return keep_nodes, member_nodes, keep_ways, dropped
 
 
-def write_osm(out, bbox, nodes, keep_node_ids, keep_ways):
+def write_osm(out, bbox, nodes, keep_node_ids, keep_ways, buildings=({}, {}, {}, 0)):
+    """Writes the POI nodes and ways with all their tags, and the buildings (their ways,
+    member ways and relations with building tags only, their other nodes untagged)."""
+    building_ways, building_relations, member_ways, _cut = buildings
+    written_ways = dict(keep_ways)
+    for wid, (refs, tags) in list(building_ways.items()) + list(member_ways.items()):
+        if wid not in written_ways:
+            written_ways[wid] = (refs, building_tags(tags) if wid in building_ways or is_building(tags) else {})
+    vertex_ids = {r for refs, _tags in written_ways.values() for r in refs} - set(keep_node_ids)
     lines = ['<?xml version="1.0" encoding="UTF-8"?>',
              '<!-- %s -->' % ATTRIBUTION,
              '<osm version="0.6" generator="poiar tools/extract_sample_pois.py">']
@@ -311,8 +393,10 @@ def write_osm(out, bbox, nodes, keep_node_ids, keep_ways):
         bbox = (min(lons), min(lats), max(lons), max(lats))
     lines.append('  <bounds minlat="%s" minlon="%s" maxlat="%s" maxlon="%s"/>'
                  % (deg(bbox[1]), deg(bbox[0]), deg(bbox[3]), deg(bbox[2])))
-    for nid in sorted(keep_node_ids):
+    for nid in sorted(set(keep_node_ids) | vertex_ids):
         lat, lon, tags = nodes[nid]
+        if nid in vertex_ids:
+            tags = {}  # a building's vertex only: its own tags could make it a POI
         head = '  <node id="%d" lat="%s" lon="%s"' % (nid, deg(lat), deg(lon))
         if not tags:
             lines.append(head + '/>')
@@ -321,14 +405,23 @@ def write_osm(out, bbox, nodes, keep_node_ids, keep_ways):
         for k in sorted(tags):
             lines.append('    <tag k="%s" v="%s"/>' % (xml_attr(k), xml_attr(tags[k])))
         lines.append('  </node>')
-    for wid in sorted(keep_ways):
-        refs, tags = keep_ways[wid]
+    for wid in sorted(written_ways):
+        refs, tags = written_ways[wid]
         lines.append('  <way id="%d">' % wid)
         for r in refs:
             lines.append('    <nd ref="%d"/>' % r)
         for k in sorted(tags):
             lines.append('    <tag k="%s" v="%s"/>' % (xml_attr(k), xml_attr(tags[k])))
         lines.append('  </way>')
+    for rid in sorted(building_relations):
+        members, tags = building_relations[rid]
+        lines.append('  <relation id="%d">' % rid)
+        for mtype, ref, role in members:
+            lines.append('    <member type="%s" ref="%d" role="%s"/>' % (mtype, ref, xml_attr(role)))
+        rtags = building_tags(tags, relation=True)
+        for k in sorted(rtags):
+            lines.append('    <tag k="%s" v="%s"/>' % (xml_attr(k), xml_attr(rtags[k])))
+        lines.append('  </relation>')
     lines.append('</osm>')
     text = '\n'.join(lines) + '\n'
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
@@ -372,6 +465,17 @@ def report(nodes, poi_ids, member_ids, keep_ways, size, out):
         print('  %-50s %5d' % (k, v))
 
 
+def report_buildings(buildings):
+    building_ways, building_relations, _member_ways, cut = buildings
+    tagged = [t for _refs, t in building_ways.values()] + [t for _m, t in building_relations.values()]
+    height = sum(1 for t in tagged if any(k in t for k in HEIGHT_KEYS))
+    levels = sum(1 for t in tagged if not any(k in t for k in HEIGHT_KEYS) and any(k in t for k in LEVEL_KEYS))
+    print('buildings: %d (%d ways, %d multipolygon relations); %d with a height tag, %d more with levels, '
+          '%d with neither; %d cut by the PBF\'s edge left out'
+          % (len(tagged), len(building_ways), len(building_relations), height, levels,
+             len(tagged) - height - levels, cut))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--pbf', default=DEFAULT_PBF)
@@ -385,11 +489,14 @@ def main(argv=None):
             reader = 'osmium'
         except ImportError:
             reader = 'builtin'
-    bbox, nodes, ways = (read_with_osmium if reader == 'osmium' else read_with_builtin)(args.pbf)
-    print('%s: read with %s reader: %d nodes, %d ways' % (args.pbf, reader, len(nodes), len(ways)))
+    bbox, nodes, ways, relations = (read_with_osmium if reader == 'osmium' else read_with_builtin)(args.pbf)
+    print('%s: read with %s reader: %d nodes, %d ways, %d relations'
+          % (args.pbf, reader, len(nodes), len(ways), len(relations)))
     poi_ids, member_ids, keep_ways, dropped = extract(bbox, nodes, ways)
-    size = write_osm(args.out, bbox, nodes, poi_ids | member_ids, keep_ways)
+    buildings = extract_buildings(nodes, ways, relations)
+    size = write_osm(args.out, bbox, nodes, poi_ids | member_ids, keep_ways, buildings)
     report(nodes, poi_ids, member_ids, keep_ways, size, args.out)
+    report_buildings(buildings)
     for wid in sorted(dropped):
         refs, tags = dropped[wid]
         what = ', '.join('%s=%s' % (k, tags[k]) for k in ('leisure', 'amenity', 'shop', 'name') if k in tags)

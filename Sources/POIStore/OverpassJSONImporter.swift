@@ -4,8 +4,8 @@ import POIARCore
 /// Reads an Overpass API JSON response (`{"elements": [...]}`) as it streams in, one element
 /// at a time: nodes with `lat`/`lon`, ways with `nodes` (and, from `out geom` / `out center`,
 /// inline `geometry` / `center`), relations with `members` (with `out geom`, each member's
-/// own `lat`/`lon` or `geometry`). POIs are made and placed as for OSM XML
-/// (`OSMElementCollector`).
+/// own `lat`/`lon` or `geometry`). POIs and buildings are made and placed as for OSM
+/// XML (`OSMElementCollector`).
 ///
 /// - A `remark` reporting a runtime error (a timeout, out of memory) fails the import: the
 ///   answer is partial (`OverpassAnswer.failure`).

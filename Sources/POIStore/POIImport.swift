@@ -11,6 +11,9 @@ public enum POISourceFormat: String, Equatable, Sendable {
     case overpassJSON = "Overpass JSON"
     case googlePlaces = "Google Places JSON"
     case csv = "CSV"
+
+    /// OSM data (elements with tags, ways, relations): the formats that carry buildings.
+    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .overpassJSON }
 }
 
 /// The outcome of importing one file.
@@ -26,6 +29,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public var updated: Int
     /// Elements not imported, per reason.
     public var skipped: [String: Int]
+    /// The buildings stored (OSM sources; nil for the others, which have none).
+    public var buildings: BuildingImportReport?
     /// `ele` heights (above sea level) used as ellipsoidal altitudes for want of a geoid grid.
     public var unconvertedHeights = 0
     /// Elements imported with a caveat, per caveat (e.g. a way cut at the extract's edge).
@@ -35,10 +40,12 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public var unknownCategories: [String: Int] = [:]
 
     public init(file: String, format: POISourceFormat, compression: String?, imported: Int, updated: Int,
-                skipped: [String: Int], notices: [String: Int] = [:], unknownCategories: [String: Int] = [:]) {
+                skipped: [String: Int], notices: [String: Int] = [:], unknownCategories: [String: Int] = [:],
+                buildings: BuildingImportReport? = nil) {
         self.file = file; self.format = format; self.compression = compression
         self.imported = imported; self.updated = updated; self.skipped = skipped
         self.notices = notices; self.unknownCategories = unknownCategories
+        self.buildings = buildings
     }
 
     public var skippedTotal: Int { skipped.values.reduce(0, +) }
@@ -47,15 +54,13 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     static let unknownCategoriesShown = 5
 
     /// One line, e.g. `West-Oakland.osm (OSM XML): 7 new, 0 updated POIs; skipped 60 (no
-    /// known category: 58, no geometry: 2)`; then the notices, and the most frequent unknown
-    /// category names (`unknown categories: bakery 7, kiosk 3, … and 4 more`).
+    /// known category: 58, no geometry: 2); 52 buildings (3 with a height, 10 with levels), none
+    /// skipped`; then the notices, and the most frequent unknown category names (`unknown
+    /// categories: bakery 7, kiosk 3, … and 4 more`).
     public var description: String {
-        func counts(_ d: [String: Int]) -> String {
-            d.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        }
         var s = "\(file) (\(format.rawValue)\(compression.map { ", \($0)" } ?? "")): \(imported) new, \(updated) updated POIs"
-        s += skipped.isEmpty ? "; none skipped" : "; skipped \(skippedTotal) (\(counts(skipped)))"
-        if !notices.isEmpty { s += "; notices (\(counts(notices)))" }
+        s += skipped.isEmpty ? "; none skipped" : "; skipped \(skippedTotal) (\(Self.reasons(skipped)))"
+        if !notices.isEmpty { s += "; notices (\(Self.reasons(notices)))" }
         if !unknownCategories.isEmpty {
             let top = unknownCategories.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
             var listed = top.prefix(Self.unknownCategoriesShown).map { "\"\($0.key)\" \($0.value)" }.joined(separator: ", ")
@@ -65,6 +70,42 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
         if unconvertedHeights > 0 {
             s += "; \(unconvertedHeights) ele height\(unconvertedHeights == 1 ? "" : "s") taken as ellipsoidal (no geoid)"
         }
+        if let buildings { s += "; \(buildings)" }
+        return s
+    }
+
+    /// "reason: count, …", most common first.
+    static func reasons(_ counts: [String: Int]) -> String {
+        counts.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+    }
+}
+
+/// The buildings of one import (`ImportReport.buildings`).
+public struct BuildingImportReport: Equatable, Sendable, CustomStringConvertible {
+    /// Buildings stored (new or replacing one of the same id).
+    public var stored: Int
+    /// How many of them had their top from `height`/`building:height`, and from `building:levels`
+    /// (the rest have the default height).
+    public var withHeight: Int, withLevels: Int
+    /// Buildings not stored, per reason.
+    public var skipped: [String: Int]
+    /// Height tags not understood (treated as missing).
+    public var unreadableHeightTags: Int
+
+    init(_ parsed: ParsedBuildings) {
+        stored = parsed.buildings.count
+        withHeight = parsed.buildings.count { $0.heightSource == .height }
+        withLevels = parsed.buildings.count { $0.heightSource == .levels }
+        skipped = parsed.skipped
+        unreadableHeightTags = parsed.unreadableHeightTags
+    }
+
+    /// e.g. `433 buildings (17 with a height, 144 with levels), skipped 48 (cut by the extract's
+    /// edge: 48), 2 height tags not understood`.
+    public var description: String {
+        var s = "\(stored) buildings (\(withHeight) with a height, \(withLevels) with levels)"
+        s += skipped.isEmpty ? ", none skipped" : ", skipped \(skipped.values.reduce(0, +)) (\(ImportReport.reasons(skipped)))"
+        if unreadableHeightTags > 0 { s += ", \(unreadableHeightTags) height tag\(unreadableHeightTags == 1 ? "" : "s") not understood" }
         return s
     }
 }
@@ -92,13 +133,19 @@ public enum POIImport {
                          file: url.path, sourceName: url.lastPathComponent, into: db)
     }
 
-    /// Stores parsed POIs (one transaction) and reports.
+    /// Stores parsed POIs and, from an OSM source, its buildings (one transaction) and reports.
     static func store(_ parsed: ParsedPOIs, format: POISourceFormat, compression: String?, file: String,
                       sourceName: String, into db: POIDatabase) throws -> ImportReport {
-        let (inserted, updated) = try db.upsert(parsed.pois, source: sourceName, idsAreUnique: parsed.idsAreUnique)
+        let (inserted, updated) = try db.write { conn in
+            let counts = try POIDatabase.upsert(parsed.pois, source: sourceName, conn, path: db.path,
+                                                idsAreUnique: parsed.idsAreUnique)
+            try POIDatabase.upsertBuildings(parsed.buildings.buildings, conn, path: db.path)
+            return counts
+        }
         var report = ImportReport(file: file, format: format, compression: compression, imported: inserted,
                                   updated: updated, skipped: parsed.skipped, notices: parsed.notices,
-                                  unknownCategories: parsed.unknownCategories)
+                                  unknownCategories: parsed.unknownCategories,
+                                  buildings: format.isOSM ? BuildingImportReport(parsed.buildings) : nil)
         report.unconvertedHeights = parsed.unconvertedHeights
         return report
     }

@@ -6,8 +6,9 @@ import POIARCore
 /// Bumped whenever importing the same file would give a different database (category table,
 /// placement rules, schema), so caches built by older code are rebuilt. 3: `ele` heights
 /// converted to ellipsoidal altitudes through the geoid; 4: POI sources from the wild (cut
-/// ways placed at their present nodes, stable ids for GeoJSON features without one).
-let poiCacheFormatVersion = 4
+/// ways placed at their present nodes, stable ids for GeoJSON features without one); 5:
+/// buildings.
+let poiCacheFormatVersion = 5
 
 /// Meta keys of a cache database.
 enum CacheMetaKey {
@@ -15,6 +16,16 @@ enum CacheMetaKey {
     static let sourcePath = "source_path"
     /// How many `ele` heights the cache holds taken as ellipsoidal for want of a geoid grid.
     static let eleUnconverted = "ele_unconverted"
+    /// The source's `POISourceFormat` (its raw value).
+    static let sourceFormat = "source_format"
+}
+
+extension POIDatabase {
+    /// The format of the file this database caches (`openPOISource`); nil for a database that
+    /// is no cache (one `pois import` wrote, or a cache of older code).
+    public func cachedSourceFormat() throws -> POISourceFormat? {
+        try metaValue(forKey: CacheMetaKey.sourceFormat).flatMap(POISourceFormat.init(rawValue:))
+    }
 }
 
 /// Opens a POI SOURCE (contract section 4) for reading.
@@ -36,14 +47,15 @@ enum CacheMetaKey {
 ///   altitudes; without its grid, `onNotice` hears once that they are used as they are.
 /// - Throws: `InputError` naming the file when it is missing, not readable, a database that is
 ///   not poiar's, or a source that does not import.
-public func openPOISource(_ url: URL, geoid: Geoid = .system, onImport: ((ImportReport) -> Void)? = nil,
+/// - Parameter role: what the file is to the caller, for messages ("POI source", "building source").
+public func openPOISource(_ url: URL, role: String = "POI source", geoid: Geoid = .system, onImport: ((ImportReport) -> Void)? = nil,
                           onNotice: ((String) -> Void)? = nil) throws -> POIDatabase {
     let path = url.path
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw InputError(file: path, "no such POI source")
+        throw InputError(file: path, "no such \(role)")
     }
-    if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a POI database or source file") }
+    if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a poiar database or a \(role) file") }
     if try hasSQLiteHeader(url) {
         if let note = try POIDatabase.recoverInterruptedWrite(path: path) { onNotice?(note) }
         return try POIDatabase(path: path, readOnly: true)
@@ -143,6 +155,7 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String, geo
             if report.unconvertedHeights > 0 {
                 try db.setMetaValue(String(report.unconvertedHeights), forKey: CacheMetaKey.eleUnconverted)
             }
+            try db.setMetaValue(report.format.rawValue, forKey: CacheMetaKey.sourceFormat)
             try db.close()
             onImport?(report)
             if let note { onNotice?("\(source.path): \(note)") }

@@ -18,6 +18,9 @@ struct ProtoReader {
 
     init(_ bytes: UnsafeRawBufferPointer) { base = bytes }
 
+    /// True when every byte has been read.
+    var isAtEnd: Bool { position >= base.count }
+
     /// The next field's number and wire type, or nil at the end.
     mutating func nextField() throws(ProtoError) -> (Int, WireType)? {
         guard position < base.count else { return nil }

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -38,6 +39,12 @@ final class RawStatement {
         value.withUTF8 { bytes in
             _ = sqlite3_bind_text(handle, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
                                   Int32(bytes.count), Self.transient)
+        }
+    }
+
+    @inline(__always) func bind(_ index: Int32, _ value: Data) {
+        value.withUnsafeBytes { bytes in
+            _ = sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
         }
     }
 

@@ -17,6 +17,8 @@ public struct ParsedPOIs: Equatable, Sendable {
     public var baseMap: [MapFeature] = []
     /// `ele` heights used as ellipsoidal altitudes for want of a geoid grid.
     public var unconvertedHeights = 0
+    /// Building footprints (OSM sources only; empty for the others).
+    public var buildings = ParsedBuildings()
 
     public init(pois: [POI] = [], skipped: [String: Int] = [:]) {
         self.pois = pois; self.skipped = skipped

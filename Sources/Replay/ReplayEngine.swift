@@ -66,14 +66,16 @@ public final class ReplayEngine {
         var logFolder: URL { recording.logFolder }
         var sourcePath: String? { recording.sourcePath }
         var database: POIDatabase? { recording.database }
+        var buildings: BuildingSource? { recording.buildings }
         var north: NorthReference { recording.north }
     }
 
     func prepare() throws -> Prepared {
         let video = options.batch.video ? try VideoEncoder() : nil
         let recording = try PreparedRecording(
-            logPath: options.logPath, poiSource: options.poiSource, magnetic: options.magnetic, date: options.date,
-            fixedPosition: options.fixedPosition, withoutPOIs: "so no frame has a label", notice: notice
+            logPath: options.logPath, poiSource: options.poiSource, buildingSource: options.buildings, magnetic: options.magnetic,
+            date: options.date, fixedPosition: options.fixedPosition, withoutPOIs: "so no frame has a label",
+            withoutBuildings: BuildingSource.labelsUnchecked, notice: notice
         ) { metadata, logFolder in
             // The camera and the fonts are checked before the long pass (the camera is settled
             // after it).
@@ -167,9 +169,11 @@ public final class ReplayEngine {
         let pois = prepared.database.map {
             POIQuery(database: $0, radius: options.radius, categories: options.categories, language: options.language)
         }
-        let lineOfSight: LineOfSight? = nil  // buildings: from the POI source or --buildings (next commit)
+        // Every building within the search radius of any place on the track.
+        let lineOfSight = try prepared.buildings?.lineOfSight(around: fused.track.fixes.map(\.coordinate), radius: options.radius)
         let pipeline = try FramePipeline(camera: camera, layout: options.layout, annotation: options.annotation, overlay: overlay,
-                                         pois: pois, lineOfSight: lineOfSight, fontPath: options.fontPath, boldFontPath: options.boldFontPath)
+                                         pois: pois, lineOfSight: lineOfSight, fontPath: options.fontPath,
+                                         boldFontPath: options.boldFontPath)
         return SettledFrames(stills: stills, pipeline: pipeline)
     }
 

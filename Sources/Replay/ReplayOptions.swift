@@ -13,6 +13,10 @@ public struct ReplayOptions: Sendable {
     public var categories: [String]?
     /// POI SOURCE; nil: the log's `# pois:` line.
     public var poiSource: String?
+    /// `--buildings SOURCE`: the footprints for line of sight; nil: the POI source's, when it
+    /// holds buildings. Resolved, when the replay starts, to the pipeline's `buildings`
+    /// (`BuildingSource`).
+    public var buildings: String?
     /// Language code: POI names from their `name:<language>` tag when they have one.
     public var language: String?
     public var camera = CameraSetup()

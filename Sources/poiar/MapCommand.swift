@@ -20,6 +20,8 @@ struct MapCommand: ParsableCommand {
 
     @OptionGroup var selection: POISelectionArguments
 
+    @OptionGroup var buildings: BuildingArguments
+
     @Option(help: "OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. Default: the POI source, when it is one.")
     var basemap: String?
 
@@ -47,6 +49,7 @@ struct MapCommand: ParsableCommand {
         try reportingErrors {
             var options = MapOptions(logPath: log, outputPath: out)
             options.poiSource = pois
+            options.buildings = buildings.buildings
             options.categories = try selection.categories()
             options.language = selection.language
             options.baseMapPath = basemap

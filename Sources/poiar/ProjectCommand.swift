@@ -35,6 +35,8 @@ struct ProjectCommand: ParsableCommand {
     @Option(help: "POI source: a poiar database or a file `pois import` reads.")
     var pois: String
 
+    @OptionGroup var buildings: BuildingArguments
+
     @OptionGroup var selection: POISelectionArguments
     @Option(parsing: .unconditional, help: "Search radius, metres.")
     var radius: Double = 1500
@@ -101,6 +103,8 @@ struct ProjectCommand: ParsableCommand {
             let categories = try selection.categories()
             let db = try openPOISource(URL(fileURLWithPath: pois), onImport: { printNotice("\(pois): \($0)") },
                                        onNotice: { printNotice($0) })
+            let buildingSource = try BuildingSource.open(option: buildings.buildings, poiSourcePath: pois, poiDatabase: db,
+                                                         without: BuildingSource.labelsUnchecked, notice: { printNotice($0) })
             var layoutOptions = LayoutOptions(maxVisible: maxVisible)
             var annotationOptions = AnnotationOptions()
             try layout.apply(to: &layoutOptions, &annotationOptions, radius: radius)
@@ -113,6 +117,7 @@ struct ProjectCommand: ParsableCommand {
             let pipeline = try FramePipeline(camera: cam, layout: layoutOptions, annotation: annotationOptions, overlay: overlay,
                                              pois: POIQuery(database: db, radius: radius, categories: categories,
                                                             language: selection.language),
+                                             lineOfSight: try buildingSource?.lineOfSight(around: [location], radius: radius),
                                              fontPath: font)
             var single = FrameSequence.single
             let record = try pipeline.annotate(index: 1, time: 0, logLine: nil, still: still,

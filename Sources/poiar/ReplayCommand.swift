@@ -18,6 +18,8 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var poiFetch: ReplayFetchArguments
 
+    @OptionGroup var buildings: BuildingArguments
+
     @Option(help: "Output folder. Default: Output/<log name>/. With several logs: OUT/<log name>/ for each.")
     var out: String?
 
@@ -123,6 +125,7 @@ struct ReplayCommand: ParsableCommand {
         options.categories = try selection.categories()
         options.poiSource = try poiFetch.run(log: log, pois: pois, at: try fusion.fixedPosition(), radius: radius,
                                              categories: options.categories)
+        options.buildings = buildings.buildings
         options.language = selection.language
         options.camera = camera.setup(size: try size.map { try parseSize($0, option: "--size") })
         options.radius = radius

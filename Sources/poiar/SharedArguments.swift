@@ -41,3 +41,10 @@ struct CameraArguments: ParsableArguments {
         CameraSetup(cameraFile: camera, hfovDeg: hfov, size: size)
     }
 }
+
+/// `--buildings`: the building footprints labels are checked against for line of sight. Shared
+/// by `replay`, `project` and `map`.
+struct BuildingArguments: ParsableArguments {
+    @Option(help: "Buildings for line of sight: an OSM file (PBF, XML, .gz/.bz2, Overpass JSON; imported into a cache beside it, as a POI source is) or a poiar database. Default: the POI source, when it holds buildings.")
+    var buildings: String?
+}

@@ -501,6 +501,28 @@ enum BadInputCatalogue {
                  message: "no such POI source", absent: ["nope.sqlite"]),
     ]
 
+    /// `--buildings SOURCE` (replay, project and map share it).
+    static let buildings: [BadInput] = [
+        BadInput(name: "buildings: no such file", make: logCase([]), arguments: replay("--buildings", "nope.osm.pbf"),
+                 location: #"nope\.osm\.pbf"#, message: "no such building source", absent: ["out", "nope.osm.pbf.poiar.sqlite"]),
+        BadInput(name: "buildings: a folder", make: logCase([]) >> { try FileManager.default.createDirectory(at: $0.appendingPathComponent("dir"), withIntermediateDirectories: true) },
+                 arguments: replay("--buildings", "dir"), location: #"dir"#, message: "is a folder, expected a poiar database or a building source file"),
+        BadInput(name: "buildings: not OSM data (a POI CSV)", make: logCase([]), arguments: replay("--buildings", "pois.csv"),
+                 location: #"pois\.csv"#, message: "is CSV, not OSM data: --buildings reads OSM PBF, OSM XML or Overpass JSON"),
+        BadInput(name: "buildings: a PBF cut short", make: logCase([]) >> { dir in
+                     try put(try Data(contentsOf: fixtureFolder.appendingPathComponent("osm/helsinki-buildings.osm.pbf")).prefix(2000), "b.osm.pbf", in: dir)
+                 }, arguments: replay("--buildings", "b.osm.pbf"), location: #"b\.osm\.pbf \(blob \d+ at byte offset \d+\)"#,
+                 message: "truncated OSM PBF", absent: ["out", "b.osm.pbf.poiar.sqlite"]),
+        BadInput(name: "buildings: malformed OSM XML", make: logCase([]) >> { try put("<osm version=\"0.6\">\n<way id=\"1\">\n</osm>\n", "b.osm", in: $0) },
+                 arguments: ["project", "--at", "60.1679,24.9493", "--heading", "0", "--pitch", "0", "--size", "64x48", "--hfov", "60",
+                             "--pois", "pois.csv", "--buildings", "b.osm"],
+                 location: #"b\.osm:3"#, message: "malformed XML", absent: ["b.osm.poiar.sqlite"]),
+        BadInput(name: "buildings: not a poiar database", make: logCase([]) >> { dir in
+                     try put(Data("SQLite format 3\0".utf8) + Data(repeating: 0xAB, count: 2000), "b.sqlite", in: dir)
+                 }, arguments: ["map", "log.csv", "--out", "map.png", "--buildings", "b.sqlite"], location: #"b\.sqlite"#,
+                 message: "not a poiar POI database", absent: ["map.png"]),
+    ]
+
     /// Paths a log names must stay in its folder (docs/security.md).
     static let logPaths: [BadInput] = [
         BadInput(name: "paths: # pois: out of the log's folder", make: { dir in
@@ -518,7 +540,7 @@ enum BadInputCatalogue {
                  arguments: replay(), location: #"out"#, message: "cannot create the output folder", absent: []),
     ]
 
-    static let all = logs + poiSources + stills + cameras + footage + databases + logPaths
+    static let all = logs + poiSources + stills + cameras + footage + databases + buildings + logPaths
 }
 
 /// Runs two makers in turn.

@@ -19,7 +19,7 @@ import Testing
         }
         let reopened = try POIDatabase(path: path, readOnly: true)
         #expect(try reopened.poi(id: "osm:node/1") == poi)
-        #expect(try reopened.metaValue(forKey: "schema_version") == "2")
+        #expect(try reopened.metaValue(forKey: "schema_version") == "3")
         #expect(inputError { try reopened.upsert([poi], source: "b") }?.message.contains("read-only") == true)
     }
 
@@ -68,13 +68,13 @@ import Testing
         let path = folder.appendingPathComponent("future.sqlite").path
         do {
             let db = try POIDatabase(path: path)
-            try db.setMetaValue("3", forKey: "schema_version")
+            try db.setMetaValue("4", forKey: "schema_version")
             try db.close()
         }
         for readOnly in [false, true] {
             let error = try #require(inputError { _ = try POIDatabase(path: path, readOnly: readOnly) })
             #expect(error.location.field == "schema_version")
-            #expect(error.message.contains("newer than this poiar supports (2)"))
+            #expect(error.message.contains("newer than this poiar supports (3)"))
         }
     }
 

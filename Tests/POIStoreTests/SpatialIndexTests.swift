@@ -139,7 +139,8 @@ import Testing
         try DatabaseMigratorV1.create(path: path)
         #expect(inputError { _ = try POIDatabase(path: path, readOnly: true) }?.message.contains("too old") == true)
         let db = try POIDatabase(path: path)
-        #expect(try db.metaValue(forKey: "schema_version") == "2")
+        #expect(try db.metaValue(forKey: "schema_version") == "3")
+        #expect(try db.buildingCount() == 0)
         let hits = try db.query(near: GeoCoordinate(latitude: 60, longitude: 25), radius: 100, categories: ["cafe"])
         #expect(hits.map(\.poi.id) == ["osm:node/1"])
         #expect(hits[0].poi.categories == ["cafe"])
@@ -206,7 +207,8 @@ enum DatabaseMigratorV1 {
         let db = try POIDatabase(path: path)
         try db.execute(sql: """
             DROP TABLE poi; DROP TABLE category; DROP TABLE poi_cell; DROP TABLE fetches;
-            DELETE FROM grdb_migrations WHERE identifier = 'v2';
+            DROP TABLE building; DROP TABLE building_rtree;
+            DELETE FROM grdb_migrations WHERE identifier IN ('v2', 'v3');
             CREATE TABLE poi (
                 rid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL, category TEXT NOT NULL,
                 lat REAL NOT NULL, lon REAL NOT NULL, alt REAL, address TEXT, phone TEXT, website TEXT,

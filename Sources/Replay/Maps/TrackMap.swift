@@ -18,6 +18,9 @@ public struct MapOptions: Sendable {
     public var language: String?
     /// OSM extract drawn under the track; nil: the POI source when it is one.
     public var baseMapPath: String?
+    /// `--buildings SOURCE`: the footprints for line of sight; nil: the POI source's, when it
+    /// holds buildings (`BuildingSource`).
+    public var buildings: String?
     /// Pixels along the map's longer side.
     public var longestSide = 1200
     /// Metres shown around the track on each side.
@@ -48,8 +51,9 @@ public enum TrackMap {
     @discardableResult
     public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
         let recording = try PreparedRecording(
-            logPath: options.logPath, poiSource: options.poiSource, magnetic: options.magnetic, date: options.date,
-            fixedPosition: options.fixedPosition, withoutPOIs: "so the map shows the track alone", notice: notice)
+            logPath: options.logPath, poiSource: options.poiSource, buildingSource: options.buildings, magnetic: options.magnetic,
+            date: options.date, fixedPosition: options.fixedPosition, withoutPOIs: "so the map shows the track alone",
+            withoutBuildings: "POIs are not checked for line of sight", notice: notice)
         let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         var pass = FusionPass(fps: 1 / options.coneInterval)

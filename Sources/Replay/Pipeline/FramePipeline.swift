@@ -57,7 +57,6 @@ public struct FramePipeline: Sendable {
     public let overlay: FrameOverlay
     let annotator: FrameAnnotator
     let pois: POIQuery?
-
     /// - Parameters:
     ///   - layout: lengths at 720 px (scaled with the image here).
     ///   - pois: nil: no POI source, frames without labels.

@@ -7,8 +7,9 @@ import SensorLog
 
 /// A recording opened for `replay` or `map`, with everything that can be checked before it is
 /// fused: its metadata, the caller's own checks (the camera, the fonts), the POI source (none:
-/// a notice), and where it was made and its north (`--at`, else the first usable GPS fix; a
-/// recording with neither is refused here, before the long pass).
+/// a notice), the buildings (`BuildingSource`), and where it was made and its north (`--at`,
+/// else the first usable GPS fix; a recording with neither is refused here, before the long
+/// pass).
 struct PreparedRecording {
     let logPath: String
     let reader: any LogSource
@@ -17,15 +18,20 @@ struct PreparedRecording {
     /// The POI source's path; nil: none.
     let sourcePath: String?
     let database: POIDatabase?
+    /// The building footprints for line of sight; nil: none.
+    let buildings: BuildingSource?
     let north: NorthReference
     /// `--at`: the device stays there, whatever the recording's GPS says.
     let fixedPosition: GeoCoordinate?
 
     /// - Parameters:
-    ///   - withoutPOIs: what a missing POI source means for the output, for its notice.
+    ///   - buildingSource: `--buildings`; nil: the POI source's buildings, if it has any.
+    ///   - withoutPOIs, withoutBuildings: what a missing POI source, or no buildings, means
+    ///     for the output, for their notices.
     ///   - check: the caller's checks of the log (its metadata and folder) before the POIs.
-    init(logPath: String, poiSource: String?, magnetic: Bool, date: Date?, fixedPosition: GeoCoordinate?,
-         withoutPOIs: String, notice: @escaping @Sendable (String) -> Void,
+    init(logPath: String, poiSource: String?, buildingSource: String? = nil, magnetic: Bool, date: Date?,
+         fixedPosition: GeoCoordinate?, withoutPOIs: String, withoutBuildings: String,
+         notice: @escaping @Sendable (String) -> Void,
          check: (LogMetadata, URL) throws -> Void = { _, _ in }) throws {
         self.logPath = logPath
         self.fixedPosition = fixedPosition
@@ -37,6 +43,8 @@ struct PreparedRecording {
         database = try sourcePath.map { path in
             try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
         }
+        buildings = try BuildingSource.open(option: buildingSource, poiSourcePath: sourcePath, poiDatabase: database,
+                                            without: withoutBuildings, notice: notice)
         north = try TrueNorth.reference(logPath: logPath, metadata: metadata, magnetic: magnetic, date: date, at: fixedPosition)
         guard north.position != nil else { throw try TrueNorth.noPosition(logPath: logPath, source: reader) }
         if sourcePath == nil { notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: logPath, what: withoutPOIs)) }
