@@ -18,7 +18,8 @@ cp "$tmp/walk/frame_000200.png" "$out/walk-frame.png"
 
 # Standing on Pohjoisesplanadi looking west along the street, phone upright.
 common=(--at 60.1678391,24.9475584,21.4 --heading 262 --pitch 4 --roll 0 --size 720x1280 --hfov 48
-        --pois SampleLogs/helsinki-esplanadi.osm --filter cafe --radar-range 800)
+        --pois SampleLogs/helsinki-esplanadi.osm --filter cafe --radar-range 800
+        --occlusion off --max-cards 100)  # the stacking options alone (docs/layout.md "Layout")
 "$poiar" project "${common[@]}" --png "$out/layout-default.png" > /dev/null
 "$poiar" project "${common[@]}" --max-stack 2 --png "$out/layout-max-stack.png" > /dev/null
 "$poiar" project "${common[@]}" --distance-offset auto --png "$out/layout-distance-offset.png" > /dev/null

@@ -85,7 +85,14 @@ public enum OverpassJSONImporter {
             for (i, member) in (element["members"]?.array ?? []).enumerated() {
                 guard let type = member["type"]?.string, let ref = member["ref"]?.integer else { continue }
                 let role = member["role"]?.string ?? ""
-                members.append(.init(type: type, ref: ref, role: role))
+                // A member way's inline vertices (`out geom`), for buildings; one that is not a
+                // position (Overpass writes null for a vertex it leaves out) makes the way incomplete.
+                let vertices = member["geometry"]?.array?.map { point -> GeoCoordinate? in
+                    guard let lat = point["lat"]?.number, let lon = point["lon"]?.number else { return nil }
+                    let c = GeoCoordinate(latitude: lat, longitude: lon)
+                    return c.isValid ? c : nil
+                }
+                members.append(.init(type: type, ref: ref, role: role, geometry: vertices))
                 let memberField = "\(field).members[\(i)]"
                 var points = try coordinate(member, file: file, field: memberField).map { [$0] } ?? []
                 points += try (member["geometry"]?.array ?? []).enumerated().compactMap { j, point in

@@ -129,9 +129,9 @@ public struct LayoutOptions: Sendable {
     /// 0.25 s; 0 disables). Per second, not per frame, so it holds at any frame rate.
     public var verticalSmoothingTau: Double = 0.25
     /// A label that could drop to a lower stack level (the label under it moved away) waits
-    /// this long, in seconds, before it does (default 6): short gaps do not make it bob.
+    /// this long, in seconds, before it does (default 8): short gaps do not make it bob.
     /// Rising is never delayed: it is what keeps boxes from overlapping.
-    public var dropDelay: Double = 6
+    public var dropDelay: Double = 8
 
     public init(maxVisible: Int = 100, stackGap: Double = 5, leaderLength: Double = 40) {
         self.maxVisible = maxVisible; self.stackGap = stackGap; self.leaderLength = leaderLength
@@ -324,7 +324,8 @@ public struct LabelLayout: Sendable {
         // 3. Labels that could drop, after `dropDelay` seconds of being able to.
         var dropSince: [String: Double] = [:]
         for k in byDistance {
-            guard let l = level[k], l > 0, l == previous[k] else { continue }
+            // A card fading out (its POI went behind a building) stays where it is until gone.
+            guard let l = level[k], l > 0, l == previous[k], !candidates[chosen[k].index].occluded else { continue }
             var lower: (Int, Rect)?
             for t in 0..<l { if let b = position(k, t, margin: margin) { lower = (t, b); break } }
             guard let (t, b) = lower else { continue }

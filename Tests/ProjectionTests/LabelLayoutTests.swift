@@ -224,7 +224,7 @@ struct FixedSizing: LabelSizing {
     func candidate(_ id: String, _ distance: Double, _ x: Double, _ y: Double = 600) -> LabelCandidate {
         LabelCandidate(id: id, name: id, detail: "", distance: distance, anchor: Point2(x, y))
     }
-    func layout(dropDelay: Double = 6) -> LabelLayout {
+    func layout(dropDelay: Double = 8) -> LabelLayout {
         var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
         o.dropDelay = dropDelay
         o.verticalSmoothingTau = 0

@@ -55,7 +55,8 @@ struct Block {
     @Test func aNodeMappedJustOutsideItsWallCountsAsInside() {
         let own = Block.building("osm:way/own", 80, -10, 120, 10)
         #expect(!occluded([own], Block.at(122, 0), eye: 1.5))  // 2 m outside the far wall: its own
-        #expect(occluded([own], Block.at(130, 0)))  // 10 m behind: hidden
+        #expect(!occluded([own], Block.at(130, 0)))  // 10 m behind: its surroundings, not hidden
+        #expect(occluded([own], Block.at(140, 0)))  // 20 m behind: hidden
     }
 
     @Test func theSightLineRisesOverLowBuildingsAndPassesUnderBridges() {
@@ -69,6 +70,20 @@ struct Block {
         #expect(!occluded([skyway], Block.at(200, 0)))
     }
 
+    @Test func aBuildingOfUnknownHeightHidesAtAnyHeight() {
+        // Tagged 6 m, a line to a 40 m tower's top passes over it; untagged (its 6 m a guess), not.
+        let tower = Block.building("osm:way/tower", 180, -10, 220, 10, height: 40)
+        let tagged = Block.building("osm:way/low", 40, -20, 60, 20, height: 6)
+        var untagged = tagged
+        untagged.heightSource = .assumed
+        #expect(!occluded([tower, tagged], Block.at(200, 0)))
+        #expect(occluded([tower, untagged], Block.at(200, 0)))
+        // An untagged building's guessed top is still the line's end for a POI inside it.
+        var own = Block.building("osm:way/own", 80, -10, 120, 10, height: 6)
+        own.heightSource = .assumed
+        #expect(!occluded([own], Block.at(100, 0)))
+    }
+
     @Test func aCourtyardIsOpen() {
         let ring = Block.building("osm:relation/9", 20, -40, 100, 40, courtyard: (30, -30, 90, 30))
         // From inside the courtyard to a place inside it.
@@ -80,9 +95,9 @@ struct Block {
     @Test func theBuildingHoldingTheDeviceDoesNotHide() {
         // GPS puts the walker 2 m inside the facade of the building on their left.
         let facade = Block.building("osm:way/facade", -50, -2, 50, 30)
-        #expect(!occluded([facade], Block.at(80, -10)))
+        #expect(!occluded([facade], Block.at(95, -12)))
         let across = Block.building("osm:way/across", 60, -30, 70, 10)
-        #expect(occluded([facade, across], Block.at(80, -10)))
+        #expect(occluded([facade, across], Block.at(95, -12)))
     }
 
     @Test func longSightLinesVisitEveryCellOnTheWay() {
