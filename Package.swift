@@ -59,7 +59,7 @@ let package = Package(
             "POIARCore", "Geodesy", "GeodesyData", "CZlib", "CBZip2", "CLibXML2", .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),  // the SQLite C API, for bulk imports
         ]),
-        .target(name: "Projection", dependencies: ["POIARCore"]),
+        .target(name: "Projection", dependencies: ["POIARCore", "Geodesy"]),
         // Video and still sequences in (FFmpeg's libraries); before PhoneImport, which reads a
         // GoPro clip's telemetry track through it.
         .target(name: "Footage", dependencies: ["POIARCore", "CFFmpeg"]),
