@@ -205,10 +205,7 @@ public struct LabelLayout: Sendable {
         var eligible: [(index: Int, box: Rect)] = []
         for i in byDistance {
             let c = candidates[i]
-            guard let anchor = c.anchor,
-                  anchor.x >= 0, anchor.x <= imageWidth, anchor.y >= 0, anchor.y <= imageHeight,
-                  options.maxDistance.map({ c.distance <= $0 }) ?? true
-            else { continue }
+            guard isEligible(c), let anchor = c.anchor else { continue }
             let size = sizing.labelSize(name: c.name, detail: c.detail, sizeFactor: c.sizeFactor)
             let raise = options.distanceOffset.offset(distance: c.distance, imageHeight: imageHeight)
             // Centred over the anchor, shifted inward to stay on the image.
@@ -360,6 +357,13 @@ public struct LabelLayout: Sendable {
         for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
         memory.dropSince = dropSince
         memory.time = time
+    }
+
+    /// Whether a candidate may get a label at all: its anchor on the image, within `maxDistance`.
+    public func isEligible(_ c: LabelCandidate) -> Bool {
+        guard let a = c.anchor else { return false }
+        return a.x >= 0 && a.x <= imageWidth && a.y >= 0 && a.y <= imageHeight
+            && (options.maxDistance.map { c.distance <= $0 } ?? true)
     }
 
     /// Whether the leader line from `box` down to `anchor` would cross an area kept clear

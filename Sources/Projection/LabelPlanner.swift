@@ -28,11 +28,7 @@ extension LabelLayout {
                      memory: inout LayoutMemory?, time: Double) -> PlannedLabels {
         var candidates = candidates
         for i in candidates.indices { candidates[i].sizeFactor = options.cardSize?.factor(distance: candidates[i].distance) ?? 1 }
-        let eligible = candidates.map { c -> Bool in
-            guard let a = c.anchor else { return false }
-            return a.x >= 0 && a.x <= imageWidth && a.y >= 0 && a.y <= imageHeight
-                && (options.maxDistance.map { c.distance <= $0 } ?? true)
-        }
+        let eligible = candidates.map(isEligible)
         // How much of last frame's opacity is left after this frame's interval.
         var decay = 0.0
         if let last = memory?.time, time > last, options.fadeTau > 0 { decay = exp(-(time - last) / options.fadeTau) }
@@ -99,8 +95,6 @@ extension LabelLayout {
             }
             clusters.append(PlacedCluster(cluster: c, label: label))
         }
-        // Fill in anything the layout left unset for candidates that are not stacked.
-        for i in candidates.indices where labels[i].box == nil && !singles.contains(i) { labels[i].visible = false }
         return PlannedLabels(labels: labels, clusters: clusters)
     }
 

@@ -265,7 +265,9 @@ extension LineOfSight {
     /// `poiSurroundings` of the POI (its own among them) and the ones holding the device never
     /// hide it.
     public func isOccluded(_ poi: GeoCoordinate, from v: Viewpoint) -> Bool {
-        let own = footprints(holding: point(poi), tolerance: Self.ownBuildingTolerance).map { footprints[$0] }
+        let p = point(poi)
+        let near = footprints(holding: p, tolerance: Self.poiSurroundings).map { footprints[$0] }
+        let own = near.filter { Self.contains($0.rings, p) || Self.distance(from: p, to: $0.rings) <= Self.ownBuildingTolerance }
         let targetHeight: Double
         if let a = poi.altitude, let d = v.device.altitude {
             targetHeight = a - (d - v.eyeHeight)
@@ -274,8 +276,7 @@ extension LineOfSight {
         } else {
             targetHeight = v.eyeHeight
         }
-        let near = footprints(holding: point(poi), tolerance: Self.poiSurroundings).map { footprints[$0].id }
         return blocker(from: v.device, deviceHeight: v.eyeHeight, to: poi, targetHeight: targetHeight,
-                       ignoring: v.holding.union(near)) != nil
+                       ignoring: v.holding.union(near.map(\.id))) != nil
     }
 }

@@ -156,7 +156,7 @@ struct ReplayCommand: ParsableCommand {
             printNotice(summary.labels.timing(drawingSeconds: summary.drawingSeconds, framesDrawn: summary.rendered))
         }
         printNotice(summary.outcomes.description)
-        printNotice(summary.labels.description)
+        if summary.labels.cameraViewFrames > 0 { printNotice(summary.labels.description) }  // none: every frame a map
         printNotice(summary.report)
     }
 }

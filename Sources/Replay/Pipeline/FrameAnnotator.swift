@@ -106,22 +106,20 @@ public struct FrameAnnotator: Sendable {
                                   anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil,
                                   category: hits[i].poi.category)
         }
+        let layout = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
         // Line of sight for the POIs in view (the only ones that could get a card or a marker).
         var occluded = [Bool?](repeating: nil, count: hits.count)
         var sightLines = 0
         let sightStart = DispatchTime.now().uptimeNanoseconds
         if let viewpoint, let lineOfSight {
-            for i in hits.indices {
-                guard let a = candidates[i].anchor, projection.isOnImage(a),
-                      layoutOptions.maxDistance.map({ hits[i].distance <= $0 }) ?? true else { continue }
+            for i in hits.indices where layout.isEligible(candidates[i]) {
                 occluded[i] = lineOfSight.isOccluded(hits[i].poi.coordinate, from: viewpoint)
                 candidates[i].occluded = occluded[i]!
                 sightLines += 1
             }
         }
         var sightNanoseconds = DispatchTime.now().uptimeNanoseconds - sightStart
-        let planned = LabelLayout(options: layoutOptions, imageWidth: camera.width, imageHeight: camera.height)
-            .plan(candidates, sizing: sizing, dimOccluded: options.occlusion == .dim, memory: &memory, time: time)
+        let planned = layout.plan(candidates, sizing: sizing, dimOccluded: options.occlusion == .dim, memory: &memory, time: time)
         let placed = planned.labels
         var annotations = hits.indices.map { i in
             var a = FrameAnnotation(poi: hits[i].poi, distance: hits[i].distance, bearing: hits[i].bearing,

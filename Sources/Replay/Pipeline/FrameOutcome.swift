@@ -35,10 +35,7 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
         let corners = [Point2(0, 0), Point2(w, 0), Point2(0, h), Point2(w, h)].map { projection.horizonValue(at: $0) }
         if corners.allSatisfy({ $0 < 0 }) { self = .facingGround; return }
         if corners.allSatisfy({ $0 > 0 }) { self = .facingSky; return }
-        let inView = record.annotations.filter { a in
-            guard let p = a.anchor else { return false }
-            return p.x >= 0 && p.x <= w && p.y >= 0 && p.y <= h
-        }
+        let inView = record.annotations.filter { $0.anchor.map(projection.isOnImage) ?? false }
         if inView.isEmpty { self = .outOfView; return }
         self = inView.allSatisfy { $0.occluded == true } ? .behindBuildings : .hiddenByLayout
     }

@@ -33,7 +33,8 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         clusterCards += record.clusters.count
         clustered += record.clusters.map(\.members.count).reduce(0, +)
         dots += record.annotations.filter { $0.marker == .dot }.count
-        occluded += record.annotations.filter { $0.occluded == true && $0.anchor.map(record.camera.contains) == true }.count
+        let projection = CameraProjection(camera: record.camera, pose: record.pose)
+        occluded += record.annotations.filter { $0.occluded == true && $0.anchor.map(projection.isOnImage) == true }.count
         perFrame.append(single + record.clusters.count)
     }
 
@@ -44,6 +45,9 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         return String(format: "occlusion: %d sight lines in %.1f ms, %.3f ms a frame; drawing %.2f ms a frame", sightLines,
                       occlusionSeconds * 1000, perFrame, drawing)
     }
+
+    /// Frames drawn as the camera view (not as a map).
+    public var cameraViewFrames: Int { perFrame.count }
 
     public var medianCardsPerFrame: Int { perFrame.isEmpty ? 0 : perFrame.sorted()[perFrame.count / 2] }
     public var maxCardsPerFrame: Int { perFrame.max() ?? 0 }
@@ -56,9 +60,4 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         text += "; \(occluded) POI\(occluded == 1 ? "" : "s") in view behind buildings"
         return text
     }
-}
-
-extension CameraIntrinsics {
-    /// Whether an image point lies on the image (edges included).
-    func contains(_ p: Point2) -> Bool { p.x >= 0 && p.x <= Double(width) && p.y >= 0 && p.y <= Double(height) }
 }
