@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "POIAR", targets: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
-            "Simulation", "Evaluation",
+            "Simulation", "Evaluation", "MCAP",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -66,8 +66,11 @@ let package = Package(
         .target(name: "Rendering", dependencies: ["POIARCore", "CPNG", "CDeflate", "CJPEG", "CCairo"]),
         .target(name: "Simulation", dependencies: ["POIARCore", "Geodesy", "SensorLog"]),
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
+        // The MCAP container (Foxglove, ROS 2 bags): a writer, hand-written (no Swift MCAP package).
+        .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
         .target(name: "Replay", dependencies: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
+            "MCAP",
         ]),
         .executableTarget(name: "poiar", dependencies: [
             "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
@@ -86,6 +89,7 @@ let package = Package(
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore", "Geodesy", "GeodesyData"]),
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
+        .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
         .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),

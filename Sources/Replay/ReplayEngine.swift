@@ -46,12 +46,12 @@ public final class ReplayEngine {
         let fused = try fuse(prepared)
         let frames = try settleFrames(prepared, fused)
         let written = try annotateAndRender(prepared, fused, frames)
-        try finish(prepared, fused, frames, written)
+        let mcap = try finish(prepared, fused, frames, written)
         let counts = written.tally.current
         return ReplaySummary(frames: fused.frames.count, outputDir: written.outDir, seconds: Date().timeIntervalSince(start),
                              north: prepared.north, rejectedFixes: fused.track.rejectedCount, stats: written.stats.summary,
                              outcomes: written.outcomes, labels: written.labels, drawingSeconds: written.tally.drawingSeconds, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
-                             manifestName: written.manifestName)
+                             manifestName: written.manifestName, mcap: mcap)
     }
 
     // MARK: - 1. Prepare
@@ -68,6 +68,8 @@ public final class ReplayEngine {
         var database: POIDatabase? { recording.database }
         var buildings: BuildingSource? { recording.buildings }
         var north: NorthReference { recording.north }
+        /// `--mcap FILE`: the recording, its poses and its frames for Foxglove.
+        var mcap: RecordingMCAP?
     }
 
     func prepare() throws -> Prepared {
@@ -85,7 +87,10 @@ public final class ReplayEngine {
         }
         let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, metadata: recording.metadata,
                                                 logFolder: recording.logFolder, notice: notice)
-        return Prepared(recording: recording, video: video, footage: footage)
+        let mcap = try options.mcap.map {
+            try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true, notice: notice)
+        }
+        return Prepared(recording: recording, video: video, footage: footage, mcap: mcap)
     }
 
     // MARK: - 2. Fuse
@@ -95,6 +100,7 @@ public final class ReplayEngine {
         pass.causal = options.causal
         pass.poseSource = options.poseSource
         pass.refineAttitudes = options.refineAttitudes
+        if let mcap = prepared.mcap { pass.onPose = { mcap.addPose(time: $0, pose: $1) } }
         if let footage = prepared.footage {
             if options.footage.offset == .auto { try FootageAlignment.estimate(footage, logPath: options.logPath, notice: notice) }
             notice(footage.offsetNotice)
@@ -114,6 +120,7 @@ public final class ReplayEngine {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
         if let n = options.batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
+        try prepared.mcap?.start(track: fused.track)
         return fused
     }
 
@@ -220,6 +227,19 @@ public final class ReplayEngine {
                                     logPath: options.logPath, tally: written.tally)
         var sequence = FrameSequence(calm: options.calm, flatMap: options.flatMap)
         var pending: PendingRender?
+        // The pending chunk's frames, for the MCAP file once their images are written.
+        var pendingRecords: [FrameRecord] = []
+        func export(_ records: [FrameRecord]) throws {
+            guard let mcap = prepared.mcap else { return }
+            for record in records {
+                let url = outDir.appendingPathComponent(record.image)
+                let image: Data
+                do { image = try Data(contentsOf: url) } catch {
+                    throw InputError(file: url.path, "cannot read the frame back for the MCAP file: \(error.localizedDescription)")
+                }
+                try mcap.addFrame(record, image: image, format: "png")
+            }
+        }
         let footage = prepared.footage
         let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera,
                                                decodesVideo: footage?.source.video != nil || footage?.archived != nil,
@@ -227,6 +247,7 @@ public final class ReplayEngine {
         do {
             for chunkStart in stride(from: 0, to: total, by: chunkSize) {
                 var work: [FrameJob] = []
+                var records: [FrameRecord] = []
                 for i in chunkStart..<min(total, chunkStart + chunkSize) {
                     let frame = fused.frames[i]
                     let still = frame.footage.map { footage!.stillName($0) } ?? frame.still
@@ -243,6 +264,7 @@ public final class ReplayEngine {
                     written.fingerprint.add(line)
                     guard batch.shard?.owns(frame: record.index) ?? true else { continue }
                     try written.manifest.write(line)
+                    if prepared.mcap != nil { records.append(record) }
                     let key = FNV1a64.hex(settingsKey, line)
                     if batch.resume && written.journal.isComplete(frame: record.index, key: key) {
                         written.journal.keep(frame: record.index)
@@ -256,9 +278,12 @@ public final class ReplayEngine {
                     }
                 }
                 try pending?.wait()
+                try export(pendingRecords)
                 pending = PendingRender(work, context)
+                pendingRecords = records
             }
             try pending?.wait()
+            try export(pendingRecords)
         } catch {
             try pending?.wait()
             throw error
@@ -268,7 +293,8 @@ public final class ReplayEngine {
 
     // MARK: - 5. Finish
 
-    func finish(_ prepared: Prepared, _ fused: FusionResult, _ frames: SettledFrames, _ written: Written) throws {
+    /// Returns what the MCAP file (`--mcap`) holds.
+    func finish(_ prepared: Prepared, _ fused: FusionResult, _ frames: SettledFrames, _ written: Written) throws -> RecordingMCAP.Summary? {
         let batch = options.batch
         let total = fused.frames.count, outDir = written.outDir
         let camera = frames.pipeline.camera
@@ -282,9 +308,10 @@ public final class ReplayEngine {
             try TrackMap.write(fused: fused, db: prepared.database, sourcePath: prepared.sourcePath, camera: camera,
                                options: options, to: outDir.appendingPathComponent("map.png"))
         }
+        let mcap = try prepared.mcap?.finish()
         try written.manifest.commit()
         try written.journal.finish(shard: batch.shard)
-        guard batch.shard == nil else { return }
+        guard batch.shard == nil else { return mcap }
         ShardMerge.removeFrames(in: outDir, above: total)
         ShardMerge.removeShardManifests(in: outDir)
         if let n = batch.contactSheetEvery {
@@ -297,5 +324,6 @@ public final class ReplayEngine {
                              frameRate: VideoEncoder.frameRate(count: total, firstTime: fused.frames[0].time,
                                                                lastTime: fused.frames[total - 1].time, fallback: options.fps))
         }
+        return mcap
     }
 }

@@ -59,6 +59,8 @@ public struct ReplayOptions: Sendable {
     /// Draw a map instead of the camera view while the phone points at the ground
     /// (`FlatViewSwitch`; `--no-flat-map` turns it off).
     public var flatMap = true
+    /// `--mcap FILE`: also write the recording and its frames as an MCAP file (docs/mcap.md).
+    public var mcap: URL?
 
     public init(logPath: String) { self.logPath = logPath }
 
@@ -90,5 +92,7 @@ public struct ReplaySummary: Sendable {
     public var skipped: Int
     /// The manifest written: `frames.jsonl`, or the shard's part.
     public var manifestName: String
+    /// The MCAP file written (`--mcap`).
+    public var mcap: RecordingMCAP.Summary?
 }
 

@@ -18,6 +18,9 @@ struct PoseCommand: ParsableCommand {
 
     @OptionGroup var fusion: FusionArguments
 
+    @Option(help: "Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md).")
+    var mcap: String?
+
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
     var filterParams: [String] = []
 
@@ -54,7 +57,7 @@ struct PoseCommand: ParsableCommand {
             try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) },
                                north: { fusion.north(firstFix: $0, metadata: metadata) },
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
-                               notice: { printNotice($0) })
+                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
         }
     }
 }

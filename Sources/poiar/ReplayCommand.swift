@@ -67,6 +67,9 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .customLong("no-calm"), help: "Lay out every frame on its own (no kept stack levels, delayed drops or easing).")
     var noCalm = false
 
+    @Option(help: "Also write the recording as an MCAP file for Foxglove: poses, GPS fixes, raw gyro/accel/mag samples, the rendered frames and their annotations (docs/mcap.md).")
+    var mcap: String?
+
     @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")
     var stats = false
 
@@ -90,6 +93,9 @@ struct ReplayCommand: ParsableCommand {
         if batch.shard != nil && overlay.map {
             throw ValidationError("--shard: a shard writes only its frames: make the map with poiar map (or replay --map without --shard)")
         }
+        if mcap != nil && batch.shard != nil {
+            throw ValidationError("--mcap: a shard has only some of the frames: write the MCAP file from a run without --shard")
+        }
         if poiFetch.fetch && pois == nil {
             throw ValidationError("--fetch: give --pois DB, the poiar database to fetch the POIs into (created if missing)")
         }
@@ -99,6 +105,9 @@ struct ReplayCommand: ParsableCommand {
         var failed: [String] = []
         try reportingErrors {
             let inputs = try LogInputs.expand(logs, out: out) { printNotice($0) }
+            if mcap != nil && inputs.count > 1 {
+                throw ValidationError("--mcap: one file holds one recording: give one log (got \(inputs.count))")
+            }
             if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }  // once, not once per log
             for (n, input) in inputs.enumerated() {
                 if inputs.count > 1 { printNotice("replaying \(input.log) (\(n + 1) of \(inputs.count))") }
@@ -146,6 +155,7 @@ struct ReplayCommand: ParsableCommand {
         options.calm = !noCalm
         options.flatMap = !noFlatMap
         options.batch = batch.options
+        options.mcap = mcap.map { URL(fileURLWithPath: $0) }
         let engine = ReplayEngine(options: options, notice: { printNotice($0) })
         if let reporter = batch.progressReporter(label: label) {
             engine.progress = { reporter.update($0) }
@@ -157,6 +167,7 @@ struct ReplayCommand: ParsableCommand {
         }
         printNotice(summary.outcomes.description)
         if summary.labels.cameraViewFrames > 0 { printNotice(summary.labels.description) }  // none: every frame a map
+        if let mcap = summary.mcap { printNotice(mcap.description) }
         printNotice(summary.report)
     }
 }

@@ -55,7 +55,7 @@ public enum PoseExport {
                            north: @escaping (GPSFix?) -> NorthReference,
                            params: @escaping (NorthReference) throws -> ComplementaryFilterParams,
                            causal: Bool = false, poseSource: PoseSource = .auto, trace: URL? = nil,
-                           refineAttitudes: FusionPass.AttitudeRefinement? = nil,
+                           refineAttitudes: FusionPass.AttitudeRefinement? = nil, mcap: URL? = nil,
                            notice: @escaping (String) -> Void) throws -> Int {
         // The phone's own orientation is read whole either way, and its north known then.
         if !causal || poseSource == .phone {
@@ -67,7 +67,7 @@ public enum PoseExport {
                 return try params(reference)
             }
             pass.refineAttitudes = refineAttitudes
-            return try fuse(pass, logPath: logPath, output: output, trace: trace, notice: notice)
+            return try fuse(pass, logPath: logPath, output: output, trace: trace, mcap: mcap, notice: notice)
         }
         func causalPass(_ reference: NorthReference, stopAtFirstUsableFix: Bool) throws -> FusionPass {
             var pass = FusionPass(params: try params(reference))
@@ -81,7 +81,7 @@ public enum PoseExport {
             let reference = north(nil)
             do {
                 let rows = try fuse(try causalPass(reference, stopAtFirstUsableFix: true), logPath: logPath, output: output,
-                                    trace: trace, notice: { held.append($0) })
+                                    trace: trace, mcap: mcap, notice: { held.append($0) })
                 notice("north: \(reference.explanation)")
                 held.forEach(notice)
                 return rows
@@ -89,21 +89,33 @@ public enum PoseExport {
                 let reference = north(found.fix)
                 notice("north: \(reference.explanation)")
                 return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
-                                trace: trace, notice: notice)
+                                trace: trace, mcap: mcap, notice: notice)
             }
         }
         let reference = north(try TrueNorth.firstFix(logPath: logPath))
         notice("north: \(reference.explanation)")
         return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
-                        trace: trace, notice: notice)
+                        trace: trace, mcap: mcap, notice: notice)
     }
 
-    /// One pass: the poses of `logPath` through `pass` to `output` or stdout.
-    static func fuse(_ pass: FusionPass, logPath: String, output: URL?, trace: URL?,
+    /// One pass: the poses of `logPath` through `pass` to `output` or stdout, and with `mcap`
+    /// to that MCAP file too (`RecordingMCAP`).
+    static func fuse(_ pass: FusionPass, logPath: String, output: URL?, trace: URL?, mcap: URL? = nil,
                      notice: @escaping (String) -> Void) throws -> Int {
         var pass = pass
         let reader = try openLogSource(path: logPath)
         pass.onNotice = notice
+        let recording = try mcap.map { try RecordingMCAP(url: $0, logPath: logPath, metadata: reader.metadata, frames: false, notice: notice) }
+        func run() throws {
+            if let recording, let onPose = pass.onPose {
+                pass.onPose = { t, pose in recording.addPose(time: t, pose: pose); try onPose(t, pose) }
+            }
+            let fused = try pass.run(reader)
+            if let recording {
+                try recording.start(track: fused.track)
+                notice(try recording.finish().description)
+            }
+        }
         let traceWriter = try trace.map { try AtomicTextWriter(url: $0) }
         if let traceWriter {
             try traceWriter.write(traceHeader)
@@ -114,7 +126,7 @@ public enum PoseExport {
             let writer = try AtomicTextWriter(url: output)
             try writer.write(header)
             pass.onPose = { t, pose in try writer.writeLine { appendRow(time: t, pose: pose, to: &$0) }; rows += 1 }
-            _ = try pass.run(reader)
+            try run()
             try writer.commit()
         } else {
             var buffer = LineBytes.allocate(capacity: 1 << 17)
@@ -131,7 +143,7 @@ public enum PoseExport {
                 rows += 1
                 if buffer.count > 1 << 16 { flush() }
             }
-            _ = try pass.run(reader)
+            try run()
             flush()
         }
         try traceWriter?.commit()

@@ -1,0 +1,206 @@
+import Foundation
+import Geodesy
+import MCAP
+import PhoneImport
+import POIARCore
+import SensorLog
+
+/// The topics of poiar's MCAP files and their frames of reference (docs/mcap.md).
+public enum MCAPTopics {
+    public static let pose = "/pose"
+    public static let gps = "/gps"
+    public static let gyro = "/imu/gyro"
+    public static let accel = "/imu/accel"
+    public static let mag = "/imu/mag"
+    public static let image = "/camera/image"
+    public static let annotations = "/camera/annotations"
+    /// The local East-North-Up frame at the first GPS fix, in which poses are given.
+    static let enuFrame = "enu"
+    static let gpsFrame = "gps"
+    static let cameraFrame = "camera"
+}
+
+/// `--mcap FILE` of `replay` and `pose`: a recording's poses, GPS fixes, raw gyro, accel and
+/// mag samples and (for a replay) its rendered frames with their annotations, as one MCAP file
+/// (`MCAPWriter`) for Foxglove, in log-time order across channels.
+///
+/// Log times are nanoseconds since 1970: the log's `start_utc` plus the sample's time (without
+/// `start_utc`, the log's times themselves, with a notice). The raw samples are read again from
+/// the log as they are written (memory stays bounded); the poses, one per gyro sample as in
+/// the pose CSV, are collected while fusing (`addPose`); frames come in as they are rendered
+/// (`addFrame`), and everything earlier than a frame is written before it.
+///
+/// The file is written under a temporary name beside FILE and renamed into place by `finish()`;
+/// dropped before that, it leaves nothing.
+public final class RecordingMCAP {
+    public let url: URL
+    private let tmp: URL
+    private let writer: MCAPWriter
+    private let logPath: String
+    private let startNanoseconds: Int64
+    private var channels: [String: UInt16] = [:]
+    private var poses: [(time: Double, pose: Pose)] = []
+    private var nextPose = 0
+    private var samples: LogSource?
+    private var pendingSample: LogRecord?
+    private var plane: LocalTangentPlane?
+    private var track: GPSTrack?
+    private var committed = false
+    private let started = Date()
+
+    /// What was written, for the run's summary line.
+    public struct Summary: Sendable {
+        public var url: URL
+        public var bytes: UInt64
+        public var messages: [String: Int]
+        public var seconds: Double
+        public var description: String {
+            let counts = messages.keys.sorted().map { "\(messages[$0]!) \($0)" }.joined(separator: ", ")
+            return String(format: "mcap: wrote %@ (%.1f MB: %@) in %.2f s", url.path, Double(bytes) / 1e6, counts, seconds)
+        }
+    }
+    private var counts: [String: Int] = [:]
+
+    /// Opens FILE for the recording at `logPath`; `frames`: with the image and annotation
+    /// channels (a replay).
+    public init(url: URL, logPath: String, metadata: LogMetadata, frames: Bool, notice: (String) -> Void) throws {
+        self.url = url
+        self.logPath = logPath
+        if let start = metadata.startUTC {
+            startNanoseconds = Int64((start.timeIntervalSince1970 * 1e9).rounded())
+        } else {
+            startNanoseconds = 0
+            notice("mcap: \(logPath) has no start_utc: log times in the MCAP file are the log's own seconds, counted from 1970-01-01")
+        }
+        tmp = AtomicFile.temporaryURL(for: url)
+        do {
+            writer = try MCAPWriter(url: tmp, library: "poiar")
+        } catch {
+            throw InputError(file: url.path, "cannot write the MCAP file: \(String(cString: strerror(errno)))")
+        }
+        do {
+            try open(frames: frames, metadata: metadata)
+        } catch {
+            try? FileManager.default.removeItem(at: tmp)
+            throw error
+        }
+    }
+
+    deinit {
+        if !committed { try? FileManager.default.removeItem(at: tmp) }
+    }
+
+    private func open(frames: Bool, metadata: LogMetadata) throws {
+        var schemas: [String: UInt16] = [:]
+        func schema(_ name: String) throws -> UInt16 {
+            if let id = schemas[name] { return id }
+            let id = try writer.addSchema(name: name, encoding: FoxgloveSchemas.encoding, data: FoxgloveSchemas.schema(name))
+            schemas[name] = id
+            return id
+        }
+        func channel(_ topic: String, _ schemaName: String, _ meta: [String: String] = [:]) throws {
+            channels[topic] = try writer.addChannel(topic: topic, schema: try schema(schemaName), messageEncoding: "json", metadata: meta)
+        }
+        try channel(MCAPTopics.pose, FoxgloveSchemas.poseInFrame,
+                    ["description": "fused device pose: orientation device→ENU (x right, y up the screen, z out of it), position ENU m from the first GPS fix"])
+        try channel(MCAPTopics.gps, FoxgloveSchemas.locationFix, ["description": "the log's GPS fixes"])
+        try channel(MCAPTopics.gyro, FoxgloveSchemas.sensorSample, ["unit": "rad/s"])
+        try channel(MCAPTopics.accel, FoxgloveSchemas.sensorSample, ["unit": "m/s^2"])
+        try channel(MCAPTopics.mag, FoxgloveSchemas.sensorSample, ["unit": "uT"])
+        if frames {
+            try channel(MCAPTopics.image, FoxgloveSchemas.compressedImage, ["description": "the rendered frames"])
+            try channel(MCAPTopics.annotations, FoxgloveSchemas.imageAnnotations,
+                        ["description": "each frame's anchors, label boxes and texts, in the frame's pixels"])
+        }
+        var entries = ["log": logPath]
+        for (key, value) in metadata.entries { entries["log." + key] = value }
+        try writer.addMetadata(name: "poiar", entries)
+    }
+
+    /// A fused pose (called in time order while fusing).
+    public func addPose(time: Double, pose: Pose) {
+        poses.append((time, pose))
+    }
+
+    /// The GPS track the poses' positions are interpolated on; opens the log again for its raw
+    /// samples. Call once fusion is done, before `addFrame`.
+    public func start(track: GPSTrack) throws {
+        self.track = track
+        plane = track.fixes.first.map { LocalTangentPlane(origin: $0.coordinate) }
+        samples = try openLogSource(path: logPath)
+        pendingSample = try samples?.nextRecord()
+    }
+
+    /// A frame: everything before its time is written first, then its image (the file as
+    /// rendered, `format` "png" or "jpeg") and its annotations.
+    public func addFrame(_ record: FrameRecord, image: Data, format: String) throws {
+        try advance(to: record.time)
+        let t = try nanoseconds(record.time, line: record.logLine)
+        try write(MCAPTopics.image, t, FoxgloveMessages.compressedImage(t, format: format, data: image))
+        try write(MCAPTopics.annotations, t, FoxgloveMessages.imageAnnotations(t, record))
+    }
+
+    /// Writes the rest and renames the file into place.
+    public func finish() throws -> Summary {
+        try advance(to: .infinity)
+        let bytes = try writer.finish()
+        try AtomicFile.replace(url, with: tmp)
+        committed = true
+        return Summary(url: url, bytes: bytes, messages: counts, seconds: Date().timeIntervalSince(started))
+    }
+
+    /// Writes the log's samples and the poses up to `time` (inclusive), in time order.
+    private func advance(to time: Double) throws {
+        while true {
+            let sampleTime = pendingSample?.sample.time ?? .infinity
+            let poseTime = nextPose < poses.count ? poses[nextPose].time : .infinity
+            guard min(sampleTime, poseTime) <= time, min(sampleTime, poseTime) < .infinity else { return }
+            if sampleTime <= poseTime {
+                try writeSample(pendingSample!)
+                pendingSample = try samples?.nextRecord()
+            } else {
+                let (t, pose) = poses[nextPose]
+                nextPose += 1
+                let position = plane.flatMap { plane in track?.location(at: t).map { plane.enu($0.coordinate) } } ?? Vector3(0, 0, 0)
+                let ns = try nanoseconds(t, line: nil)
+                try write(MCAPTopics.pose, ns, FoxgloveMessages.poseInFrame(ns, pose: pose, position: position))
+            }
+        }
+    }
+
+    private func writeSample(_ record: LogRecord) throws {
+        switch record.sample {
+        case .gyro(let t, let v):
+            let ns = try nanoseconds(t, line: record.line)
+            try write(MCAPTopics.gyro, ns, FoxgloveMessages.sensorSample(ns, sensor: "gyro", v))
+        case .accel(let t, let v):
+            let ns = try nanoseconds(t, line: record.line)
+            try write(MCAPTopics.accel, ns, FoxgloveMessages.sensorSample(ns, sensor: "accel", v))
+        case .mag(let t, let v):
+            let ns = try nanoseconds(t, line: record.line)
+            try write(MCAPTopics.mag, ns, FoxgloveMessages.sensorSample(ns, sensor: "mag", v))
+        case .gps(let fix):
+            let ns = try nanoseconds(fix.time, line: record.line)
+            try write(MCAPTopics.gps, ns, FoxgloveMessages.locationFix(ns, fix))
+        case .frame, .orientation:
+            break  // frames come rendered (addFrame); the phone's own orientation is not exported
+        }
+    }
+
+    private func write(_ topic: String, _ nanoseconds: UInt64, _ json: String) throws {
+        try writer.write(channel: channels[topic]!, logTime: nanoseconds, data: json.utf8)
+        counts[topic, default: 0] += 1
+    }
+
+    /// The log time `time` (s) as MCAP's log time: nanoseconds since 1970.
+    private func nanoseconds(_ time: Double, line: Int?) throws -> UInt64 {
+        // In integers: a Double holds today's nanoseconds since 1970 only to 256 ns.
+        let offset = (time * 1e9).rounded()
+        guard offset.magnitude < 9e18, case let (ns, overflow) = startNanoseconds.addingReportingOverflow(Int64(offset)),
+              !overflow, ns >= 0 else {
+            throw InputError(file: logPath, line: line, field: "time",
+                             "\(time) s falls before 1970 on the log's clock, where MCAP log times cannot go (give the log a start_utc)")
+        }
+        return UInt64(ns)
+    }
+}
