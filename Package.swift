@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
         .target(name: "Replay", dependencies: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "MCAP",
+            "MCAP", "Evaluation",
         ]),
         .executableTarget(name: "poiar", dependencies: [
             "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",

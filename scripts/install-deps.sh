@@ -21,6 +21,7 @@ packages=(
   libavutil-dev       # FFmpeg's utilities (FFT for footage sync)
   pkg-config          # how SwiftPM finds the libraries above
   proj-data           # the EGM96 geoid grid, /usr/share/proj/egm96_15.gtx: heights above sea level → ellipsoidal
+  chromium            # the tests only: report.html loaded headless (ReportCLITests)
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

@@ -143,12 +143,15 @@ public struct PoseScore: Sendable, Equatable {
     /// median of each pair's rotation about the vertical (the twist of e = q_est ⊗ q_truth⁻¹
     /// about ENU's z), as the estimate's heading minus the truth's, degrees; nil without pairs.
     public static func headingOffsetDeg(_ pairs: [(estimate: Quaternion, truth: Quaternion)]) -> Double? {
-        let twists = pairs.map { p -> Double in
-            let e = (p.estimate.normalized * p.truth.normalized.conjugate).normalized
-            return degrees(2 * atan2(e.z, e.w))
-        }
-        // A rotation by φ about up (counter-clockwise) turns headings by −φ.
-        return circularMedianDeg(twists).map { wrap180(-$0.centre) }
+        circularMedianDeg(pairs.map { headingErrorDeg(estimate: $0.estimate, truth: $0.truth) }).map { wrap180($0.centre) }
+    }
+
+    /// The estimate's heading minus the truth's, degrees in (−180, 180]: the twist of
+    /// e = q_est ⊗ q_truth⁻¹ about ENU's z, negated (a rotation by φ about up, counter-clockwise,
+    /// turns headings by −φ).
+    public static func headingErrorDeg(estimate: Quaternion, truth: Quaternion) -> Double {
+        let e = (estimate.normalized * truth.normalized.conjugate).normalized
+        return wrap180(-degrees(2 * atan2(e.z, e.w)))
     }
 
     /// Scores `poses` against `truth`; with `alignHeading`, after removing the constant

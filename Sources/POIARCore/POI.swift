@@ -30,7 +30,9 @@ public struct POI: Equatable, Hashable, Sendable {
 
 extension POI {
     /// What a label shows: the name, or the category for an unnamed POI.
-    public var labelText: String { name.isEmpty ? category : name }
+    public var labelText: String { POI.labelText(name: name, category: category) }
+
+    public static func labelText(name: String, category: String) -> String { name.isEmpty ? category : name }
 }
 
 /// A POI found by a query, with its geodesic distance and initial bearing from the query point.

@@ -83,9 +83,7 @@ public struct CameraProjection: Sendable {
     }
 
     /// True when the point lies on the image (edges included).
-    public func isOnImage(_ p: Point2) -> Bool {
-        p.x >= 0 && p.x <= Double(camera.width) && p.y >= 0 && p.y <= Double(camera.height)
-    }
+    public func isOnImage(_ p: Point2) -> Bool { camera.isOnImage(p) }
 
     /// The horizon (the image of the horizontal plane through the camera): the value
     /// h(u, v) = up-component of the ray through pixel (u, v), up to a positive factor.

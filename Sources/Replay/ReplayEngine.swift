@@ -231,14 +231,7 @@ public final class ReplayEngine {
         var pendingRecords: [FrameRecord] = []
         func export(_ records: [FrameRecord]) throws {
             guard let mcap = prepared.mcap else { return }
-            for record in records {
-                let url = outDir.appendingPathComponent(record.image)
-                let image: Data
-                do { image = try Data(contentsOf: url) } catch {
-                    throw InputError(file: url.path, "cannot read the frame back for the MCAP file: \(error.localizedDescription)")
-                }
-                try mcap.addFrame(record, image: image, format: "png")
-            }
+            for record in records { try mcap.addFrame(record, imageFile: outDir.appendingPathComponent(record.image)) }
         }
         let footage = prepared.footage
         let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera,

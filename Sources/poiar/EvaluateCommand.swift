@@ -40,7 +40,7 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         var coverageShort = false
         try reportingErrors {
-            let truthSeries = try readTruth()
+            let truthSeries = try readTruth(truth, log: log, magnetic: fusion.magnetic)
             let estimates: PoseSeries
             if let poses {
                 estimates = try PoseSeries.read(path: poses, movementColumn: false)
@@ -67,23 +67,5 @@ struct EvaluateCommand: ParsableCommand {
             }
         }
         if coverageShort { throw ExitCode(3) }
-    }
-
-    /// The truth CSV, or the phone's own orientation in a Sensor Logger export (device → ENU,
-    /// on the recording's clock, the one used when the export is fused). When LOG is the same
-    /// export, the import's notices are left to LOG's reading.
-    func readTruth() throws -> PoseSeries {
-        guard PhoneRecording.isPhoneOrientation(path: truth) else { return try PoseSeries.read(path: truth, movementColumn: true) }
-        var notices: [String] = []
-        let phone = try PhoneRecording.orientation(path: truth) { notices.append($0) }
-        let standard = { (p: String) in URL(fileURLWithPath: p).standardizedFileURL.path }
-        if log.map(standard) != standard(phone.export) { notices.forEach(printNotice) }
-        let north = phone.metadata.orientationNorth ?? .unknown
-        var note = "truth: the phone's own orientation, \(phone.samples.count) samples, \(north.rawValue) north"
-        if log != nil && !fusion.magnetic && north == .magnetic {
-            note += " (poses fused to true north differ from it by the declination: give --magnetic or --align-heading)"
-        }
-        printNotice(note)
-        return PoseSeries(times: phone.samples.map(\.time), quaternions: phone.samples.map { Optional($0.attitude) })
     }
 }

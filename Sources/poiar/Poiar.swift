@@ -11,7 +11,7 @@ struct Poiar: ParsableCommand {
         version: "0.1.0",
         subcommands: [ReplayCommand.self, PoseCommand.self, ProjectCommand.self, POIsCommand.self,
                       ConvertCommand.self, SimulateCommand.self, EvaluateCommand.self, MapCommand.self,
-                      MergeCommand.self, BenchRenderCommand.self, BenchFootageCommand.self])
+                      MergeCommand.self, ReportCommand.self, BenchRenderCommand.self, BenchFootageCommand.self])
 }
 
 /// Runs a command body, printing any error as one plain line on stderr and exiting 1.

@@ -70,6 +70,12 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Also write the recording as an MCAP file for Foxglove: poses, GPS fixes, raw gyro/accel/mag samples, the rendered frames and their annotations (docs/mcap.md).")
     var mcap: String?
 
+    @Flag(help: "Also write OUT/report.html: a frame scrubber, the map, plots over time (docs/report.md).")
+    var report = false
+
+    @Option(help: "With --report: score each frame's pose against this truth (a pose CSV, or a phone's own orientation).")
+    var truth: String?
+
     @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")
     var stats = false
 
@@ -95,6 +101,10 @@ struct ReplayCommand: ParsableCommand {
         }
         if mcap != nil && batch.shard != nil {
             throw ValidationError("--mcap: a shard has only some of the frames: write the MCAP file from a run without --shard")
+        }
+        if truth != nil && !report { throw ValidationError("--truth: goes with --report (poiar evaluate scores a log's poses on their own)") }
+        if report && batch.shard != nil {
+            throw ValidationError("--report: a shard has only some of the frames: run poiar report OUT after poiar merge")
         }
         if poiFetch.fetch && pois == nil {
             throw ValidationError("--fetch: give --pois DB, the poiar database to fetch the POIs into (created if missing)")
@@ -129,6 +139,8 @@ struct ReplayCommand: ParsableCommand {
 
     /// Replays one log into `out`.
     func replay(_ log: String, out: String?, label: String?) throws {
+        // The truth is read first: a bad one stops the run before its frames are drawn.
+        let truthSeries = try truth.map { (series: try readTruth($0, log: log, magnetic: fusion.magnetic), file: $0) }
         var options = ReplayOptions(logPath: log)
         options.outputDir = out
         options.categories = try selection.categories()
@@ -169,5 +181,6 @@ struct ReplayCommand: ParsableCommand {
         if summary.labels.cameraViewFrames > 0 { printNotice(summary.labels.description) }  // none: every frame a map
         if let mcap = summary.mcap { printNotice(mcap.description) }
         printNotice(summary.report)
+        if report { printNotice(try ReplayReport.write(dir: summary.outputDir, truth: truthSeries, log: log).description) }
     }
 }

@@ -124,7 +124,7 @@ enum FoxgloveMessages {
         }
         w.endArray()
         w.beginArray("texts")
-        for a in cards { text(&w, nanoseconds, a.box!, "\(a.poi.name) · \(a.detail)") }
+        for a in cards { text(&w, nanoseconds, a.box!, "\(a.poi.labelText) · \(a.detail)") }
         for c in record.isMapView ? [] : record.clusters { text(&w, nanoseconds, c.box, "\(c.name) · \(c.detail)") }
         w.endArray()
         w.endObject()

@@ -46,17 +46,19 @@ public final class RecordingMCAP {
     private var plane: LocalTangentPlane?
     private var track: GPSTrack?
     private var committed = false
-    private let started = Date()
+    /// Time spent making the file (reading frames back, encoding, writing), not the replay's.
+    private var busySeconds = 0.0
 
     /// What was written, for the run's summary line.
     public struct Summary: Sendable {
         public var url: URL
         public var bytes: UInt64
         public var messages: [String: Int]
+        /// Time spent on the file: reading the frames back, encoding the messages, writing.
         public var seconds: Double
         public var description: String {
             let counts = messages.keys.sorted().map { "\(messages[$0]!) \($0)" }.joined(separator: ", ")
-            return String(format: "mcap: wrote %@ (%.1f MB: %@) in %.2f s", url.path, Double(bytes) / 1e6, counts, seconds)
+            return String(format: "mcap: wrote %@ (%.1f MB: %@); %.2f s spent on it", url.path, Double(bytes) / 1e6, counts, seconds)
         }
     }
     private var counts: [String: Int] = [:]
@@ -125,6 +127,8 @@ public final class RecordingMCAP {
     /// The GPS track the poses' positions are interpolated on; opens the log again for its raw
     /// samples. Call once fusion is done, before `addFrame`.
     public func start(track: GPSTrack) throws {
+        let began = Date()
+        defer { busySeconds += Date().timeIntervalSince(began) }
         self.track = track
         plane = track.fixes.first.map { LocalTangentPlane(origin: $0.coordinate) }
         samples = try openLogSource(path: logPath)
@@ -132,8 +136,15 @@ public final class RecordingMCAP {
     }
 
     /// A frame: everything before its time is written first, then its image (the file as
-    /// rendered, `format` "png" or "jpeg") and its annotations.
-    public func addFrame(_ record: FrameRecord, image: Data, format: String) throws {
+    /// rendered, read back: PNG, or JPEG by its name) and its annotations.
+    public func addFrame(_ record: FrameRecord, imageFile: URL) throws {
+        let began = Date()
+        defer { busySeconds += Date().timeIntervalSince(began) }
+        let image: Data
+        do { image = try Data(contentsOf: imageFile) } catch {
+            throw InputError(file: imageFile.path, "cannot read the frame back for the MCAP file: \(error.localizedDescription)")
+        }
+        let format = ["jpg", "jpeg"].contains(imageFile.pathExtension.lowercased()) ? "jpeg" : "png"
         try advance(to: record.time)
         let t = try nanoseconds(record.time, line: record.logLine)
         try write(MCAPTopics.image, t, FoxgloveMessages.compressedImage(t, format: format, data: image))
@@ -142,11 +153,13 @@ public final class RecordingMCAP {
 
     /// Writes the rest and renames the file into place.
     public func finish() throws -> Summary {
+        let began = Date()
         try advance(to: .infinity)
         let bytes = try writer.finish()
         try AtomicFile.replace(url, with: tmp)
         committed = true
-        return Summary(url: url, bytes: bytes, messages: counts, seconds: Date().timeIntervalSince(started))
+        busySeconds += Date().timeIntervalSince(began)
+        return Summary(url: url, bytes: bytes, messages: counts, seconds: busySeconds)
     }
 
     /// Writes the log's samples and the poses up to `time` (inclusive), in time order.

@@ -1,0 +1,240 @@
+import Evaluation
+import Foundation
+import POIARCore
+
+/// `poiar report OUT_DIR` and `replay --report`: one self-contained `report.html` beside a
+/// replay's frames (`ReportPage`: inline CSS, JavaScript and SVG, no network; the frames
+/// referenced by their file names), made from the folder's `frames.jsonl` alone, so the report
+/// of a finished folder is the same however it was made (one run, `--resume`, merged shards).
+///
+/// Per frame it takes the time, the image, the position and its accuracy, the pose's angles,
+/// the cards drawn (single and cluster cards, as the run's `labels:` line counts them), the
+/// POIs in view behind buildings, and the names on the cards; with a truth (`--truth`, a
+/// pose CSV or a phone's own orientation as `poiar evaluate` reads it), the heading and
+/// inclination errors of each frame's pose against the truth's row nearest in time.
+public enum ReplayReport {
+    public static let fileName = "report.html"
+
+    public struct Summary: Sendable {
+        public var url: URL
+        public var frames: Int
+        /// RMSE over the frames with a truth row, degrees.
+        public var headingRMSE: Double?
+        public var inclinationRMSE: Double?
+        public var description: String {
+            var text = "report: wrote \(url.path) (\(frames) frames"
+            if let headingRMSE, let inclinationRMSE {
+                text += String(format: "; against the truth: heading RMSE %.2f°, inclination %.2f°", headingRMSE, inclinationRMSE)
+            }
+            return text + ")"
+        }
+    }
+
+    /// Writes `dir/report.html` (atomically). `truth`: the poses to score the frames against
+    /// (and the file's name, for the page); `log`: the recording, named on the page.
+    public static func write(dir: URL, truth: (series: PoseSeries, file: String)? = nil, log: String? = nil) throws -> Summary {
+        let manifest = dir.appendingPathComponent("frames.jsonl")
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            throw InputError(file: dir.path, "no frames.jsonl: not the folder of a finished replay (shards: run poiar merge first)")
+        }
+        var data = ReportData()
+        var lineNumber = 0
+        let text: String
+        do { text = try String(contentsOf: manifest, encoding: .utf8) } catch {
+            throw InputError(file: manifest.path, "cannot read: \(error.localizedDescription)")
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            guard !line.isEmpty else { continue }
+            do {
+                try data.add(line: line)
+            } catch let error as ReportData.FieldError {
+                throw InputError(file: manifest.path, line: lineNumber, field: error.field, error.message)
+            }
+        }
+        guard !data.frames.isEmpty else { throw InputError(file: manifest.path, "no frames: nothing to report") }
+        var errors: ReportData.TruthErrors?
+        if let truth { errors = data.truthErrors(truth.series, file: truth.file) }
+        let title = dir.standardizedFileURL.lastPathComponent
+        let html = ReportPage.html(title: title, dataJSON: data.json(title: title, log: log, truth: errors))
+        let url = dir.appendingPathComponent(fileName)
+        try AtomicFile.write(Data(html.utf8), to: url)
+        return Summary(url: url, frames: data.frames.count, headingRMSE: errors?.headingRMSE, inclinationRMSE: errors?.inclinationRMSE)
+    }
+}
+
+/// What the report page shows, gathered from frames.jsonl lines.
+struct ReportData {
+    struct Frame {
+        var index: Int
+        var time: Double
+        var image: String
+        var latitude: Double, longitude: Double
+        var accuracy: Double?
+        var orientation: Quaternion?
+        var heading: Double?, pitch: Double?, roll: Double?, facing: Double?
+        var isMap: Bool
+        var drawn: Int, occluded: Int, dots: Int, clusters: Int
+        var labels: [String]
+    }
+    struct POIEntry {
+        var name: String, category: String, latitude: Double, longitude: Double
+        var shown: Bool
+    }
+    struct TruthErrors {
+        var file: String
+        var rows: [(time: Double, heading: Double, inclination: Double)]
+        var headingRMSE: Double?
+        var inclinationRMSE: Double?
+    }
+    struct FieldError: Error {
+        var field: String
+        var message: String
+    }
+
+    var frames: [Frame] = []
+    var pois: [String: POIEntry] = [:]
+    var poiOrder: [String] = []
+    var width = 0, height = 0
+
+    mutating func add(line: Substring) throws {
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+            throw FieldError(field: "frame", message: "not a JSON object")
+        }
+        func number(_ o: [String: Any]?, _ key: String, _ path: String) throws -> Double {
+            guard let v = o?[key] as? Double else { throw FieldError(field: path, message: "expected a number") }
+            return v
+        }
+        guard let index = object["frame"] as? Int else { throw FieldError(field: "frame", message: "expected the frame number") }
+        guard let image = object["image"] as? String else { throw FieldError(field: "image", message: "expected the image's file name") }
+        let location = object["location"] as? [String: Any]
+        let pose = object["pose"] as? [String: Any]
+        let cameraObject = object["camera"] as? [String: Any]
+        let camera = CameraIntrinsics(width: Int(try number(cameraObject, "width", "camera.width")),
+                                      height: Int(try number(cameraObject, "height", "camera.height")),
+                                      fx: try number(cameraObject, "fx", "camera.fx"), fy: try number(cameraObject, "fy", "camera.fy"),
+                                      cx: try number(cameraObject, "cx", "camera.cx"), cy: try number(cameraObject, "cy", "camera.cy"))
+        if frames.isEmpty { width = camera.width; height = camera.height }
+        let q = (pose?["q"] as? [Double]).flatMap { $0.count == 4 ? Quaternion(w: $0[0], x: $0[1], y: $0[2], z: $0[3]) : nil }
+        let isMap = object["view"] as? String == "map"
+        guard let annotations = object["annotations"] as? [[String: Any]] else {
+            throw FieldError(field: "annotations", message: "expected an array")
+        }
+        var drawn = 0, occluded = 0, dots = 0
+        var labels: [String] = []
+        for a in annotations {
+            guard let id = a["id"] as? String, let name = a["name"] as? String, let category = a["category"] as? String,
+                  let lat = a["lat"] as? Double, let lon = a["lon"] as? Double else {
+                throw FieldError(field: "annotations", message: "expected id, name, category, lat and lon on every annotation")
+            }
+            let visible = a["visible"] as? Bool == true
+            if pois[id] == nil {
+                pois[id] = POIEntry(name: name, category: category, latitude: lat, longitude: lon, shown: false)
+                poiOrder.append(id)
+            }
+            guard !isMap else { continue }  // a map frame draws no cards (as the run's labels: line counts)
+            if visible { drawn += 1; labels.append(POI.labelText(name: name, category: category)); pois[id]!.shown = true }
+            if a["marker"] as? String == "dot" { dots += 1 }
+            if a["occluded"] as? Bool == true, let x = a["anchor_x"] as? Double, let y = a["anchor_y"] as? Double,
+               camera.isOnImage(Point2(x, y)) {
+                occluded += 1
+            }
+        }
+        let clusters = isMap ? 0 : (object["clusters"] as? [Any])?.count ?? 0
+        frames.append(Frame(index: index, time: try number(object, "time", "time"), image: image,
+                            latitude: try number(location, "lat", "location.lat"), longitude: try number(location, "lon", "location.lon"),
+                            accuracy: location?["accuracy"] as? Double, orientation: q,
+                            heading: pose?["heading"] as? Double, pitch: pose?["pitch"] as? Double, roll: pose?["roll"] as? Double,
+                            facing: pose?["facing"] as? Double, isMap: isMap,
+                            drawn: drawn + clusters, occluded: occluded, dots: dots, clusters: clusters, labels: labels))
+    }
+
+    /// Each frame's pose against the truth's row nearest in time (within half the truth's
+    /// median sample period, as `poiar evaluate` pairs them).
+    func truthErrors(_ truth: PoseSeries, file: String) -> TruthErrors {
+        var rows: [(time: Double, heading: Double, inclination: Double)] = []
+        let times = truth.times
+        let half = times.count > 1 ? 0.5 * median(zip(times.dropFirst(), times).map { $0 - $1 }) : 0
+        for frame in frames {
+            guard let q = frame.orientation, !times.isEmpty else { continue }
+            var lo = 0, hi = times.count
+            while lo < hi { let mid = (lo + hi) / 2; if times[mid] < frame.time { lo = mid + 1 } else { hi = mid } }
+            let candidates = [lo - 1, lo].filter { times.indices.contains($0) }
+            guard let j = candidates.min(by: { abs(times[$0] - frame.time) < abs(times[$1] - frame.time) }),
+                  abs(times[j] - frame.time) <= half * (1 + 1e-6) + 1e-9, let truthQ = truth.quaternions[j] else { continue }
+            let angles = PoseScore.errorAngles(estimate: q, truth: truthQ)
+            rows.append((frame.time, PoseScore.headingErrorDeg(estimate: q, truth: truthQ), degrees(angles.inclination)))
+        }
+        func rmse(_ values: [Double]) -> Double? {
+            values.isEmpty ? nil : (values.map { $0 * $0 }.reduce(0, +) / Double(values.count)).squareRoot()
+        }
+        return TruthErrors(file: file, rows: rows, headingRMSE: rmse(rows.map(\.heading)), inclinationRMSE: rmse(rows.map(\.inclination)))
+    }
+
+    /// The page's data (ReportPage): one JSON object.
+    func json(title: String, log: String?, truth: TruthErrors?) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.string("title", title)
+        w.string("log", log)
+        w.string("generator", "poiar")
+        w.beginObject("image")
+        w.int("width", width); w.int("height", height)
+        w.endObject()
+        w.beginArray("frames")
+        for f in frames {
+            w.beginObject()
+            w.int("frame", f.index)
+            w.number("time", f.time, decimals: 6)
+            w.string("image", f.image)
+            w.number("lat", f.latitude); w.number("lon", f.longitude)
+            w.number("accuracy", f.accuracy, decimals: 3)
+            w.number("heading", f.heading, decimals: 3); w.number("pitch", f.pitch, decimals: 3)
+            w.number("roll", f.roll, decimals: 3); w.number("facing", f.facing, decimals: 3)
+            w.string("view", f.isMap ? "map" : "camera")
+            w.int("drawn", f.drawn); w.int("occluded", f.occluded); w.int("dots", f.dots); w.int("clusters", f.clusters)
+            w.beginArray("labels")
+            for name in f.labels { w.string(nil, name) }
+            w.endArray()
+            w.endObject()
+        }
+        w.endArray()
+        w.beginArray("track")
+        for f in frames {
+            w.beginArray()
+            w.number(nil, f.latitude); w.number(nil, f.longitude)
+            w.endArray()
+        }
+        w.endArray()
+        w.beginArray("pois")
+        for id in poiOrder {
+            let p = pois[id]!
+            w.beginObject()
+            w.string("name", p.name); w.string("category", p.category)
+            w.number("lat", p.latitude); w.number("lon", p.longitude)
+            w.bool("shown", p.shown)
+            w.endObject()
+        }
+        w.endArray()
+        if let truth {
+            w.beginObject("truth")
+            w.string("file", truth.file)
+            w.number("heading_rmse", truth.headingRMSE, decimals: 4)
+            w.number("inclination_rmse", truth.inclinationRMSE, decimals: 4)
+            w.beginArray("errors")
+            for r in truth.rows {
+                w.beginObject()
+                w.number("time", r.time, decimals: 6)
+                w.number("heading", r.heading, decimals: 4)
+                w.number("inclination", r.inclination, decimals: 4)
+                w.endObject()
+            }
+            w.endArray()
+            w.endObject()
+        } else {
+            w.raw("truth", "null")
+        }
+        w.endObject()
+        return w.text
+    }
+}

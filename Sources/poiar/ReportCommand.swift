@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import Replay
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Write OUT_DIR/report.html for a replay's output: a frame scrubber, the map, and plots over time of the pose, GPS accuracy, labels and (with --truth) the pose's error.",
+        discussion: "One self-contained page (no network): open it in a browser from the folder, beside the frames. docs/report.md")
+
+    @Argument(help: "A replay's output folder (frames and frames.jsonl).")
+    var dir: String
+
+    @Option(help: "Score each frame's pose against this truth: time,qw,qx,qy,qz[,movement] (plain or .gz), or a phone's own orientation (a Sensor Logger export or its Orientation.csv).")
+    var truth: String?
+
+    @Option(help: "The recording, named on the page.")
+    var log: String?
+
+    func run() throws {
+        try reportingErrors {
+            let series = try truth.map { (try readTruth($0, log: log, magnetic: false), $0) }
+            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series.map { ($0.0, $0.1) }, log: log).description)
+        }
+    }
+}

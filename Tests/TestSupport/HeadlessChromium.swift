@@ -1,0 +1,65 @@
+import Foundation
+
+/// Debian's Chromium, headless, for the tests that look at poiar's HTML as a person would: the
+/// page's DOM after its scripts ran, its console, and a screenshot. Its profile and temporary
+/// files go into the test run's temporary root.
+public enum HeadlessChromium {
+    /// The browser, or nil (the tests that need it are skipped, saying so).
+    public static let executable: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    public static let missing: String? = executable == nil
+        ? "skipped: no headless Chromium (Debian's chromium package; scripts/install-deps.sh installs it)" : nil
+
+    public struct Result {
+        public var status: Int32
+        public var stdout: String
+        /// Chromium's log, with the page's console messages (`CONSOLE(line)] "…"`).
+        public var log: String
+        /// The page's console messages.
+        public var console: [String] { log.split(separator: "\n").filter { $0.contains(":CONSOLE") }.map(String.init) }
+    }
+
+    /// Loads `url` in a `width`×`height` window at device scale 1, lets its scripts and images
+    /// settle (5 s of virtual time), and with `screenshot` writes a PNG of the window, else
+    /// prints the DOM.
+    public static func load(_ url: URL, width: Int = 1400, height: Int = 1000, screenshot: URL? = nil) throws -> Result {
+        let profile = try makeTempDir("chromium-profile")
+        defer { cleanUp(profile) }
+        var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+                         "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)",
+                         "--window-size=\(width),\(height)", "--virtual-time-budget=5000",
+                         "--enable-logging=stderr", "--v=0"]
+        arguments.append(screenshot.map { "--screenshot=\($0.path)" } ?? "--dump-dom")
+        arguments.append(url.absoluteString)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable!)
+        p.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = TestTemporaryRoot.url.path
+        environment["HOME"] = profile.path  // its caches, kept out of the real home
+        p.environment = environment
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      log: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The value of `data-NAME` on the page's root element in a dumped DOM.
+    public static func rootData(_ dom: String, _ name: String) -> String? {
+        guard let html = dom.range(of: "<html"), let end = dom[html.upperBound...].firstIndex(of: ">") else { return nil }
+        let tag = dom[html.upperBound..<end]
+        guard let attribute = tag.range(of: " data-\(name)=\"") else { return nil }
+        let rest = tag[attribute.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+}
