@@ -24,10 +24,17 @@ public enum HeadlessChromium {
     /// settle (5 s of virtual time), and with `screenshot` writes a PNG of the window, else
     /// prints the DOM.
     public static func load(_ url: URL, width: Int = 1400, height: Int = 1000, screenshot: URL? = nil) throws -> Result {
-        let profile = try makeTempDir("chromium-profile")
+        // Chromium puts a socket in its temporary folder, whose path must be short (a Unix
+        // socket's is at most 107 bytes): a short-named folder in the system temp folder (the
+        // test run's own under scripts/test.sh), removed when done.
+        let system = FileManager.default.temporaryDirectory.path
+        let base = system.utf8.count <= 40 ? system : "/tmp"
+        var template = Array("\(base)/cr.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        let profile = URL(fileURLWithPath: String(cString: made))
         defer { cleanUp(profile) }
         var arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
-                         "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)",
+                         "--no-first-run", "--disable-extensions", "--user-data-dir=\(profile.path)/profile",
                          "--window-size=\(width),\(height)", "--virtual-time-budget=5000",
                          "--enable-logging=stderr", "--v=0"]
         arguments.append(screenshot.map { "--screenshot=\($0.path)" } ?? "--dump-dom")
@@ -36,7 +43,7 @@ public enum HeadlessChromium {
         p.executableURL = URL(fileURLWithPath: executable!)
         p.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
-        environment["TMPDIR"] = TestTemporaryRoot.url.path
+        environment["TMPDIR"] = profile.path
         environment["HOME"] = profile.path  // its caches, kept out of the real home
         p.environment = environment
         let out = Pipe(), err = Pipe()

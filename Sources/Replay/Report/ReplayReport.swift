@@ -199,13 +199,9 @@ struct ReportData {
             w.endObject()
         }
         w.endArray()
-        w.beginArray("track")
-        for f in frames {
-            w.beginArray()
-            w.number(nil, f.latitude); w.number(nil, f.longitude)
-            w.endArray()
-        }
-        w.endArray()
+        // The page draws the frames' positions; frames.jsonl has no raw GPS fixes to add (the
+        // page takes them when given, as [[lat, lon], …]).
+        w.raw("track", "[]")
         w.beginArray("pois")
         for id in poiOrder {
             let p = pois[id]!
