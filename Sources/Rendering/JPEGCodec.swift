@@ -53,6 +53,24 @@ func decodeJPEG(_ data: Data, file: String, maxPixels: Int) throws -> RasterImag
     }
 }
 
+/// Encodes an opaque image as a baseline JPEG (4:2:0, `quality` 1…100) with libjpeg-turbo.
+/// Alpha is dropped: frames are opaque, so premultiplied B, G, R are the colours.
+public func encodeJPEG(_ image: RasterImage, quality: Int, file: String) throws -> Data {
+    guard let handle = tjInitCompress() else {
+        throw InputError(file: file, "cannot start the JPEG encoder: \(String(cString: tjGetErrorStr2(nil)))")
+    }
+    defer { tjDestroy(handle) }
+    var buffer: UnsafeMutablePointer<UInt8>?
+    var size: UInt = 0
+    defer { if let buffer { tjFree(buffer) } }
+    let status = image.pixels.withUnsafeBufferPointer {
+        tjCompress2(handle, $0.baseAddress, Int32(image.width), Int32(image.bytesPerRow), Int32(image.height),
+                    Int32(TJPF_BGRA.rawValue), &buffer, &size, Int32(TJSAMP_420.rawValue), Int32(quality), 0)
+    }
+    guard status == 0, let buffer else { throw InputError(file: file, "cannot encode the JPEG: \(jpegMessage(handle))") }
+    return Data(bytes: buffer, count: Int(size))
+}
+
 private func jpegMessage(_ handle: tjhandle) -> String {
     guard let message = tjGetErrorStr2(handle) else { return "unknown libjpeg-turbo error" }
     return String(cString: message)

@@ -88,7 +88,8 @@ public final class ReplayEngine {
         let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, metadata: recording.metadata,
                                                 logFolder: recording.logFolder, notice: notice)
         let mcap = try options.mcap.map {
-            try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true, notice: notice)
+            try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true,
+                              images: options.mcapImages, notice: notice)
         }
         return Prepared(recording: recording, video: video, footage: footage, mcap: mcap)
     }

@@ -61,6 +61,8 @@ public struct ReplayOptions: Sendable {
     public var flatMap = true
     /// `--mcap FILE`: also write the recording and its frames as an MCAP file (docs/mcap.md).
     public var mcap: URL?
+    /// How the MCAP file holds the frames (`--mcap-images`).
+    public var mcapImages = RecordingMCAP.ImageFormat.png
 
     public init(logPath: String) { self.logPath = logPath }
 

@@ -70,6 +70,9 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Also write the recording as an MCAP file for Foxglove: poses, GPS fixes, raw gyro/accel/mag samples, the rendered frames and their annotations (docs/mcap.md).")
     var mcap: String?
 
+    @Option(name: .customLong("mcap-images"), help: "How --mcap holds the frames: png (the files as rendered), jpeg (quality 90, smaller) or jpeg:Q (quality 1–100).")
+    var mcapImages = "png"
+
     @Flag(help: "Also write OUT/report.html: a frame scrubber, the map, plots over time (docs/report.md).")
     var report = false
 
@@ -98,6 +101,9 @@ struct ReplayCommand: ParsableCommand {
         try batch.validate()
         if batch.shard != nil && overlay.map {
             throw ValidationError("--shard: a shard writes only its frames: make the map with poiar map (or replay --map without --shard)")
+        }
+        if RecordingMCAP.ImageFormat(parsing: mcapImages) == nil {
+            throw ValidationError("--mcap-images: expected png, jpeg or jpeg:Q with Q in 1…100, got \"\(mcapImages)\"")
         }
         if mcap != nil && batch.shard != nil {
             throw ValidationError("--mcap: a shard has only some of the frames: write the MCAP file from a run without --shard")
@@ -168,6 +174,7 @@ struct ReplayCommand: ParsableCommand {
         options.flatMap = !noFlatMap
         options.batch = batch.options
         options.mcap = mcap.map { URL(fileURLWithPath: $0) }
+        options.mcapImages = RecordingMCAP.ImageFormat(parsing: mcapImages)!
         let engine = ReplayEngine(options: options, notice: { printNotice($0) })
         if let reporter = batch.progressReporter(label: label) {
             engine.progress = { reporter.update($0) }

@@ -91,6 +91,28 @@ import Testing
         #expect(abs(orientation!["w"]! - q[1]) < 1e-8 && abs(orientation!["x"]! - q[2]) < 1e-8)
     }
 
+    @Test(.enabled(if: readerMissing == nil, Comment(rawValue: readerMissing ?? "")))
+    func jpegFramesAreReadAsJPEGAndSmaller() throws {
+        let dir = try makeTempDir("poiar-mcap")
+        defer { cleanUp(dir) }
+        let log = try writeLog(try walkPrefix(seconds: 10), in: dir)
+        var sizes: [String: Int] = [:]
+        for images in ["png", "jpeg:80"] {
+            let out = dir.appendingPathComponent("out-\(images)"), mcap = dir.appendingPathComponent("\(images).mcap")
+            let r = try runPoiar(["replay", log.path, "--filter", "cafe", "--size", "360x640", "--out", out.path,
+                                  "--progress-interval", "0", "--mcap", mcap.path, "--mcap-images", images])
+            #expect(r.status == 0, "\(r.stderr)")
+            let (status, report) = try check(mcap, frames: out.appendingPathComponent("frames.jsonl"))
+            #expect(status == 0, "\(report["problems"] ?? "")")  // the check decodes every image's magic
+            let first = channels(report)["/camera/image"]?["first"] as? [String: Any]
+            #expect(first?["format"] as? String == (images == "png" ? "png" : "jpeg"))
+            sizes[images] = try FileManager.default.attributesOfItem(atPath: mcap.path)[.size] as? Int
+        }
+        #expect(sizes["jpeg:80"]! < sizes["png"]!, "\(sizes)")
+        let r = try runPoiar(["replay", log.path, "--mcap", dir.appendingPathComponent("x.mcap").path, "--mcap-images", "jpeg:0"])
+        #expect(r.status != 0 && r.stderr.contains("--mcap-images"), "\(r.stderr)")
+    }
+
     /// Refused before anything is written: an MCAP file that cannot be made, --mcap with
     /// --shard, with several logs.
     @Test func badMCAPRequestsAreRefusedWithNothingWritten() throws {

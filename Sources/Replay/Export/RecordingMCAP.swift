@@ -3,6 +3,7 @@ import Geodesy
 import MCAP
 import PhoneImport
 import POIARCore
+import Rendering
 import SensorLog
 
 /// The topics of poiar's MCAP files and their frames of reference (docs/mcap.md).
@@ -63,10 +64,33 @@ public final class RecordingMCAP {
     }
     private var counts: [String: Int] = [:]
 
+    /// How the frames go into the file (`--mcap-images`).
+    public enum ImageFormat: Equatable, Sendable {
+        /// The PNG files as rendered, byte for byte.
+        case png
+        /// Encoded as JPEG at this quality (1…100): smaller, lossy.
+        case jpeg(quality: Int)
+
+        /// `png`, `jpeg` (quality 90) or `jpeg:Q`.
+        public init?(parsing text: String) {
+            if text == "png" { self = .png; return }
+            if text == "jpeg" || text == "jpg" { self = .jpeg(quality: 90); return }
+            for prefix in ["jpeg:", "jpg:"] where text.hasPrefix(prefix) {
+                guard let q = Int(text.dropFirst(prefix.count)), (1...100).contains(q) else { return nil }
+                self = .jpeg(quality: q)
+                return
+            }
+            return nil
+        }
+    }
+    private let images: ImageFormat
+
     /// Opens FILE for the recording at `logPath`; `frames`: with the image and annotation
-    /// channels (a replay).
-    public init(url: URL, logPath: String, metadata: LogMetadata, frames: Bool, notice: (String) -> Void) throws {
+    /// channels (a replay), their images as `images`.
+    public init(url: URL, logPath: String, metadata: LogMetadata, frames: Bool, images: ImageFormat = .png,
+                notice: (String) -> Void) throws {
         self.url = url
+        self.images = images
         self.logPath = logPath
         if let start = metadata.startUTC {
             startNanoseconds = Int64((start.timeIntervalSince1970 * 1e9).rounded())
@@ -135,16 +159,20 @@ public final class RecordingMCAP {
         pendingSample = try samples?.nextRecord()
     }
 
-    /// A frame: everything before its time is written first, then its image (the file as
-    /// rendered, read back: PNG, or JPEG by its name) and its annotations.
+    /// A frame: everything before its time is written first, then its image (the PNG file as
+    /// rendered, read back; with `images` `.jpeg`, decoded and encoded as JPEG) and its
+    /// annotations.
     public func addFrame(_ record: FrameRecord, imageFile: URL) throws {
         let began = Date()
         defer { busySeconds += Date().timeIntervalSince(began) }
-        let image: Data
+        var image: Data
         do { image = try Data(contentsOf: imageFile) } catch {
             throw InputError(file: imageFile.path, "cannot read the frame back for the MCAP file: \(error.localizedDescription)")
         }
-        let format = ["jpg", "jpeg"].contains(imageFile.pathExtension.lowercased()) ? "jpeg" : "png"
+        if case .jpeg(let quality) = images {
+            image = try encodeJPEG(try decodeStill(image, file: imageFile.path), quality: quality, file: imageFile.path)
+        }
+        let format = images == .png ? "png" : "jpeg"
         try advance(to: record.time)
         let t = try nanoseconds(record.time, line: record.logLine)
         try write(MCAPTopics.image, t, FoxgloveMessages.compressedImage(t, format: format, data: image))

@@ -129,7 +129,7 @@ struct ReportData {
             }
             let visible = a["visible"] as? Bool == true
             if pois[id] == nil {
-                pois[id] = POIEntry(name: name, category: category, latitude: lat, longitude: lon, shown: false)
+                pois[id] = POIEntry(name: POI.labelText(name: name, category: category), category: category, latitude: lat, longitude: lon, shown: false)
                 poiOrder.append(id)
             }
             guard !isMap else { continue }  // a map frame draws no cards (as the run's labels: line counts)
