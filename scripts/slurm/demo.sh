@@ -153,6 +153,9 @@ fi
 
 # ---- from here on as root ----------------------------------------------------------------
 
+# munged, slurmctld and slurmd are in /usr/sbin, which a user's PATH (kept through sudo) lacks
+PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
+
 # 1. packages and poiar ----------------------------------------------------------------------
 
 slurm_packages=(slurm-wlm munge)
