@@ -16,8 +16,7 @@ import Testing
         var args = [packageRoot.appendingPathComponent("tools/mcap_check.py").path, file.path]
         if let frames { args += ["--frames", frames.path] }
         let r = PythonTools.run(python.path, args)
-        let json = r.output.firstIndex(of: "{").map { String(r.output[$0...]) } ?? r.output
-        let report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        let report = try? JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any]
         return (r.status, try #require(report, "mcap_check.py printed no report: \(r.output)"))
     }
 

@@ -25,22 +25,23 @@ public struct RunResult {
 /// process's own (nil: this one's, with TMPDIR inside the test run's temporary root, so that
 /// poiar's own temporary files — a POI cache for a read-only source — are removed with it).
 public func runPoiar(_ arguments: [String], cwd: URL = packageRoot, environment: [String: String]? = nil) throws -> RunResult {
+    var inherited = ProcessInfo.processInfo.environment
+    inherited["TMPDIR"] = TestTemporaryRoot.url.path
+    return try runProcess(poiarExecutable, arguments, cwd: cwd, environment: environment ?? inherited)
+}
+
+/// Runs a program, capturing its standard output and error (read while it runs, so a full
+/// pipe never blocks it).
+public func runProcess(_ executable: URL, _ arguments: [String], cwd: URL? = nil, environment: [String: String]) throws -> RunResult {
     let p = Process()
-    p.executableURL = poiarExecutable
+    p.executableURL = executable
     p.arguments = arguments
-    p.currentDirectoryURL = cwd
-    if let environment {
-        p.environment = environment
-    } else {
-        var inherited = ProcessInfo.processInfo.environment
-        inherited["TMPDIR"] = TestTemporaryRoot.url.path
-        p.environment = inherited
-    }
+    if let cwd { p.currentDirectoryURL = cwd }
+    p.environment = environment
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
     try p.run()
-    // Read both pipes while the process runs, so a full pipe never blocks it.
     nonisolated(unsafe) var errData = Data()
     let group = DispatchGroup()
     group.enter()

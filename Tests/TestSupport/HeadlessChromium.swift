@@ -39,26 +39,11 @@ public enum HeadlessChromium {
                          "--enable-logging=stderr", "--v=0"]
         arguments.append(screenshot.map { "--screenshot=\($0.path)" } ?? "--dump-dom")
         arguments.append(url.absoluteString)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable!)
-        p.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = profile.path
         environment["HOME"] = profile.path  // its caches, kept out of the real home
-        p.environment = environment
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        group.enter()
-        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      log: String(decoding: errData, as: UTF8.self))
+        let r = try runProcess(URL(fileURLWithPath: executable!), arguments, environment: environment)
+        return Result(status: r.status, stdout: r.stdout, log: r.stderr)
     }
 
     /// The value of `data-NAME` on the page's root element in a dumped DOM.

@@ -30,20 +30,13 @@ public enum PythonTools {
         return .success(python)
     }
 
-    /// Runs a command, with its standard output and error together.
-    public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
+    /// Runs a command; its standard output and error come apart (`RunResult`), `output` has both.
+    public static func run(_ executable: String, _ arguments: [String]) -> (status: Int32, output: String, stdout: String) {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = TestTemporaryRoot.url.path  // pip's build folders go with the test run's
-        p.environment = environment
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        do { try p.run() } catch { return (-1, "\(error)") }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        guard let r = try? runProcess(URL(fileURLWithPath: executable), arguments, environment: environment) else {
+            return (-1, "cannot run \(executable)", "")
+        }
+        return (r.status, r.stdout + r.stderr, r.stdout)
     }
 }
