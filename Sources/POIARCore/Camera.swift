@@ -65,13 +65,13 @@ public struct CameraIntrinsics: Equatable, Sendable {
         self.cx = cx; self.cy = cy; self.distortion = distortion; self.orientation = orientation
     }
 
-    /// A centred camera with square pixels and the given horizontal field of view (degrees).
     /// True when the point (pixels, origin at the image's top-left corner) lies on the image,
     /// edges included.
     public func isOnImage(_ p: Point2) -> Bool {
         p.x >= 0 && p.x <= Double(width) && p.y >= 0 && p.y <= Double(height)
     }
 
+    /// A centred camera with square pixels and the given horizontal field of view (degrees).
     public init(width: Int, height: Int, horizontalFOVDeg: Double) {
         let f = Double(width) / 2 / tan(horizontalFOVDeg * .pi / 360)
         self.init(width: width, height: height, fx: f, fy: f,

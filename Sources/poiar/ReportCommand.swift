@@ -19,8 +19,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let series = try truth.map { (try readTruth($0, log: log, magnetic: false), $0) }
-            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series.map { ($0.0, $0.1) }, log: log).description)
+            let series = try truth.map { (series: try readTruth($0, log: log, magnetic: false), file: $0) }
+            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log).description)
         }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import POIARCore
-import Projection
 import Rendering
 
 /// The JSON messages of poiar's MCAP channels, in Foxglove's schemas (`FoxgloveSchemas`).
@@ -86,8 +85,7 @@ enum FoxgloveMessages {
     static func imageAnnotations(_ nanoseconds: UInt64, _ record: FrameRecord) -> String {
         var w = JSONWriter()
         w.beginObject()
-        let projection = CameraProjection(camera: record.camera, pose: record.pose)
-        let onImage = record.isMapView ? [] : record.annotations.filter { $0.anchor.map(projection.isOnImage) == true }
+        let onImage = record.isMapView ? [] : record.annotations.filter { $0.anchor.map(record.camera.isOnImage) == true }
         w.beginArray("circles")
         for a in onImage where a.visible || a.marker != nil || a.occluded == true {
             let hidden = a.occluded == true
@@ -111,8 +109,8 @@ enum FoxgloveMessages {
                 time(&w, "timestamp", nanoseconds)
                 w.int("type", 3)  // LINE_STRIP: the leader
                 w.beginArray("points")
-                pointValue(&w, anchor)
-                pointValue(&w, Point2(min(max(anchor.x, b.x), b.x + b.width), b.y + b.height))
+                point(&w, nil, anchor)
+                point(&w, nil, Point2(min(max(anchor.x, b.x), b.x + b.width), b.y + b.height))
                 w.endArray()
                 color(&w, "outline_color", CategoryPalette.colour(for: a.poi.category))
                 w.number("thickness", 1.5)
@@ -137,7 +135,7 @@ enum FoxgloveMessages {
         w.int("type", 2)  // LINE_LOOP
         w.beginArray("points")
         for (x, y) in [(b.x, b.y), (b.x + b.width, b.y), (b.x + b.width, b.y + b.height), (b.x, b.y + b.height)] {
-            pointValue(&w, Point2(x, y))
+            point(&w, nil, Point2(x, y))
         }
         w.endArray()
         color(&w, "outline_color", colour)
@@ -157,14 +155,9 @@ enum FoxgloveMessages {
         w.endObject()
     }
 
-    private static func point(_ w: inout JSONWriter, _ key: String, _ p: Point2) {
+    /// A `foxglove.Point2`, under `key` (nil: an array element).
+    private static func point(_ w: inout JSONWriter, _ key: String?, _ p: Point2) {
         w.beginObject(key)
-        w.number("x", p.x, decimals: 3); w.number("y", p.y, decimals: 3)
-        w.endObject()
-    }
-
-    private static func pointValue(_ w: inout JSONWriter, _ p: Point2) {
-        w.beginObject()
         w.number("x", p.x, decimals: 3); w.number("y", p.y, decimals: 3)
         w.endObject()
     }

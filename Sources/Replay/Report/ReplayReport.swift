@@ -1,6 +1,7 @@
 import Evaluation
 import Foundation
 import POIARCore
+import Projection
 
 /// `poiar report OUT_DIR` and `replay --report`: one self-contained `report.html` beside a
 /// replay's frames (`ReportPage`: inline CSS, JavaScript and SVG, no network; the frames
@@ -120,8 +121,8 @@ struct ReportData {
         guard let annotations = object["annotations"] as? [[String: Any]] else {
             throw FieldError(field: "annotations", message: "expected an array")
         }
-        var drawn = 0, occluded = 0, dots = 0
         var labels: [String] = []
+        var marks: [(visible: Bool, marker: LabelMarker?, occluded: Bool?, anchor: Point2?)] = []
         for a in annotations {
             guard let id = a["id"] as? String, let name = a["name"] as? String, let category = a["category"] as? String,
                   let lat = a["lat"] as? Double, let lon = a["lon"] as? Double else {
@@ -133,20 +134,19 @@ struct ReportData {
                 poiOrder.append(id)
             }
             guard !isMap else { continue }  // a map frame draws no cards (as the run's labels: line counts)
-            if visible { drawn += 1; labels.append(POI.labelText(name: name, category: category)); pois[id]!.shown = true }
-            if a["marker"] as? String == "dot" { dots += 1 }
-            if a["occluded"] as? Bool == true, let x = a["anchor_x"] as? Double, let y = a["anchor_y"] as? Double,
-               camera.isOnImage(Point2(x, y)) {
-                occluded += 1
-            }
+            if visible { labels.append(POI.labelText(name: name, category: category)); pois[id]!.shown = true }
+            let anchor = (a["anchor_x"] as? Double).flatMap { x in (a["anchor_y"] as? Double).map { Point2(x, $0) } }
+            marks.append((visible, (a["marker"] as? String).flatMap(LabelMarker.init(rawValue:)), a["occluded"] as? Bool, anchor))
         }
+        let figures = LabelCounts.figures(marks, camera: camera)
         let clusters = isMap ? 0 : (object["clusters"] as? [Any])?.count ?? 0
         frames.append(Frame(index: index, time: try number(object, "time", "time"), image: image,
                             latitude: try number(location, "lat", "location.lat"), longitude: try number(location, "lon", "location.lon"),
                             accuracy: location?["accuracy"] as? Double, orientation: q,
                             heading: pose?["heading"] as? Double, pitch: pose?["pitch"] as? Double, roll: pose?["roll"] as? Double,
                             facing: pose?["facing"] as? Double, isMap: isMap,
-                            drawn: drawn + clusters, occluded: occluded, dots: dots, clusters: clusters, labels: labels))
+                            drawn: figures.cards + clusters, occluded: figures.occluded, dots: figures.dots, clusters: clusters,
+                            labels: labels))
     }
 
     /// Each frame's pose against the truth's row nearest in time (within half the truth's
