@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages poiar builds and renders with, but only those that
 # are missing (checked with `dpkg -s`), so a second run installs nothing and needs no root.
+# Packages named as arguments are installed with them, the same way: what one script alone
+# needs (scripts/test.sh: chromium; scripts/slurm/demo.sh: slurm-wlm munge).
 # Used by scripts/demo.sh and scripts/test.sh; it can also be run on its own.
 set -euo pipefail
 
@@ -21,7 +23,7 @@ packages=(
   libavutil-dev       # FFmpeg's utilities (FFT for footage sync)
   pkg-config          # how SwiftPM finds the libraries above
   proj-data           # the EGM96 geoid grid, /usr/share/proj/egm96_15.gtx: heights above sea level → ellipsoidal
-  chromium            # the tests only: report.html loaded headless (ReportCLITests)
+  "$@"                # the calling script's own
 )
 
 if ! command -v dpkg >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then

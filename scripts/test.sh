@@ -11,7 +11,7 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh chromium  # the tests load report.html in headless Chromium (ReportCLITests)
 
 # Everything the build and the run write to the temp folder (the tests' folders, poiar's
 # caches for read-only sources, SwiftPM's and the compiler's scratch folders) goes into one

@@ -55,12 +55,10 @@ def main():
 
     # Straight through, without the summary: the order in the file.
     file_order = {}
+    every_time = []
     with open(path, "rb") as f:
         for schema, channel, message in NonSeekingReader(f, validate_crcs=True).iter_messages():
             file_order.setdefault(channel.topic, []).append(message.log_time)
-    every_time = []
-    with open(path, "rb") as f:
-        for _, _, message in NonSeekingReader(f).iter_messages():
             every_time.append(message.log_time)
 
     out = {"profile": header.profile, "library": header.library, "metadata": metadata,

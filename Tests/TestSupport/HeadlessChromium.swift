@@ -9,7 +9,7 @@ public enum HeadlessChromium {
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     public static let missing: String? = executable == nil
-        ? "skipped: no headless Chromium (Debian's chromium package; scripts/install-deps.sh installs it)" : nil
+        ? "skipped: no headless Chromium (Debian's chromium package; scripts/test.sh installs it)" : nil
 
     public struct Result {
         public var status: Int32

@@ -127,7 +127,7 @@ pois=SampleLogs/helsinki-esplanadi.osm
 # poiar's packages, the build (unless POIAR is given) and the POI cache: as the user who
 # runs the script, so that no root-owned files land in the checkout.
 prepare_poiar() {
-  bash scripts/install-deps.sh
+  bash scripts/install-deps.sh slurm-wlm munge
   if [ -n "${POIAR:-}" ]; then
     [ -x "$POIAR" ] || die "POIAR=$POIAR is not an executable file"
     poiar=$(cd "$(dirname "$POIAR")" && pwd)/$(basename "$POIAR")
@@ -158,18 +158,6 @@ PATH=$PATH:/usr/local/sbin:/usr/sbin:/sbin
 
 # 1. packages and poiar ----------------------------------------------------------------------
 
-slurm_packages=(slurm-wlm munge)
-missing=()
-for package in "${slurm_packages[@]}"; do
-  if ! dpkg -s "$package" 2>/dev/null | grep -q '^Status: install ok installed'; then
-    missing+=("$package")
-  fi
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-  say "installing ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get update -q
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
-fi
 prepare_poiar
 say "poiar: $poiar"
 
