@@ -1,12 +1,13 @@
 import Foundation
+import POIARCore
 import Rendering
 
 /// The report page (`poiar report`): fixed HTML, CSS and JavaScript; the data goes in as JSON.
 ///
 /// One self-contained file beside a replay's frames: no network (inline style and script, SVG
 /// drawn by the page's own script, system fonts), frames by relative path. The template exists
-/// only in these Swift literals (ReportPage, ReportStyle, ReportScript); tools/report_dev_data.py
-/// reads them, and the assembly line in `html`, to build a page for checking in a browser.
+/// only in these Swift literals (ReportPage, ReportStyle, ReportScript); `poiar report` on any
+/// replay's folder builds a page to check in a browser.
 enum ReportPage {
     /// The whole page. `dataJSON` is the report's data, a JSON object (`title`, `log`, `image`,
     /// `frames`, `track`, `pois`, `truth`); `title` goes in <title> and the heading, HTML-escaped.
@@ -14,7 +15,6 @@ enum ReportPage {
         let safeTitle = escapeHTML(title)
         let safeData = scriptSafe(dataJSON)
         let safePalette = scriptSafe(paletteJSON)
-        // tools/report_dev_data.py assembles its page from this line: keep it one array of names.
         return [pageHead, safeTitle, pageStyle, style, pageBody, safeTitle, pageData, safeData, pagePalette, safePalette, pageScript, script, pageEnd].joined()
     }
 
@@ -45,15 +45,16 @@ enum ReportPage {
     /// The frames' category colours (`CategoryPalette`), so the map's dots and the label chips
     /// match the cards on the frames: {"colours": {"cafe": "#6d4c41", …}, "other": "#757575"}.
     static var paletteJSON: String {
-        func hex(_ c: RGBA8) -> String {
-            "#" + [c.r, c.g, c.b].map { v in
-                let digits = String(v, radix: 16)
-                return digits.count == 1 ? "0" + digits : digits
-            }.joined()
-        }
+        func hex(_ c: RGBA8) -> String { String(format: "#%02x%02x%02x", c.r, c.g, c.b) }
+        var w = JSONWriter()
+        w.beginObject()
+        w.beginObject("colours")
         // Sorted, so the same replay gives the same page byte for byte.
-        let colours = CategoryPalette.colours.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\(hex($0.value))\"" }
-        return "{\"colours\": {\(colours.joined(separator: ", "))}, \"other\": \"\(hex(CategoryPalette.other))\"}"
+        for (category, colour) in CategoryPalette.colours.sorted(by: { $0.key < $1.key }) { w.string(category, hex(colour)) }
+        w.endObject()
+        w.string("other", hex(CategoryPalette.other))
+        w.endObject()
+        return w.text
     }
 
     // The page around the style, the data and the script. `html` joins these with the escaped
