@@ -15,7 +15,10 @@ fi
 bash scripts/install-deps.sh
 
 echo "demo: building poiar (release; the first build takes a few minutes)"
-swift build -c release --product poiar
+# SwiftPM leaves empty TemporaryDirectory.* folders in the temp folder: give it one of its own.
+build_tmp="$(mktemp -d "${TMPDIR:-/tmp}/poiar-demo-build.XXXXXX")"
+trap 'rm -rf "$build_tmp"' EXIT
+TMPDIR="$build_tmp" swift build -c release --product poiar
 
 # Where the frames go: Output/walk/ unless --out is among the extra arguments.
 out="Output/walk"

@@ -135,8 +135,12 @@ prepare_poiar() {
     command -v swift >/dev/null 2>&1 ||
       die "swift is not on PATH: install the Swift 6.3 toolchain (swift.org/install) or give POIAR=/path/to/poiar"
     say "building poiar (release; the first build takes a few minutes)"
-    swift build -c release --product poiar
-    poiar=$(swift build -c release --show-bin-path)/poiar
+    # SwiftPM leaves empty TemporaryDirectory.* folders in the temp folder: give it one of its own.
+    local build_tmp
+    build_tmp=$(mktemp -d "${TMPDIR:-/tmp}/poiar-demo-build.XXXXXX")
+    TMPDIR="$build_tmp" swift build -c release --product poiar || { rm -rf "$build_tmp"; die "swift build failed"; }
+    poiar=$(TMPDIR="$build_tmp" swift build -c release --show-bin-path)/poiar
+    rm -rf "$build_tmp"
   fi
   # The shards start at the same time: import the POI source into its cache
   # (SampleLogs/helsinki-esplanadi.osm.poiar.sqlite) once, before they do.
