@@ -6,8 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "POIAR", targets: [
-            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
-            "Simulation", "Evaluation", "MCAP",
+            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Recordings",
+            "Replay", "Simulation", "Evaluation", "MCAP",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -68,12 +68,16 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         // The MCAP container (Foxglove, ROS 2 bags): a writer, hand-written (no Swift MCAP package).
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
+        // One recording opened once: its first reading, north resolved once, the fusion pass
+        // (offline or causal), the GPS track, the heading of a recording without a magnetometer.
+        .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "Projection"]),
         .target(name: "Replay", dependencies: [
+            "Recordings",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
             "MCAP", "Evaluation",
         ]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Replay", "Recordings", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -84,17 +88,17 @@ let package = Package(
         .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy", "GeodesyData"], exclude: ["Fixtures"]),
         .testTarget(name: "SensorLogTests", dependencies: ["PoiarTestSupport", "SensorLog"]),
         .testTarget(name: "PhoneImportTests", dependencies: ["PoiarTestSupport", "PhoneImport", "SensorLog", "Footage", "CZlib", "Geodesy", "GeodesyData"]),
-        .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Replay", "Fusion", "PhoneImport"]),
+        .testTarget(name: "SimulationTests", dependencies: ["PoiarTestSupport", "Simulation", "Evaluation", "SensorLog", "Recordings", "Replay", "Fusion", "PhoneImport"]),
         .testTarget(name: "FusionTests", dependencies: ["PoiarTestSupport", "Fusion", "SensorLog"]),
         .testTarget(name: "POIStoreTests", dependencies: ["PoiarTestSupport", "POIStore", "Geodesy", "GeodesyData"]),
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Replay"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

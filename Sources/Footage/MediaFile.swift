@@ -107,7 +107,12 @@ public final class MediaFile {
               let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
         guard let head = try? handle.read(upToCount: 8) else { return false }
-        return head.count == 8 && head.suffix(4).elementsEqual("ftyp".utf8)
+        return isISOMediaHead([UInt8](head))
+    }
+
+    /// Whether a file's first 8 bytes are an ISO media file's (its first box is `ftyp`).
+    public static func isISOMediaHead(_ head: [UInt8]) -> Bool {
+        head.count >= 8 && head[4..<8].elementsEqual("ftyp".utf8)
     }
 
     static func fourCC(_ tag: UInt32) -> String {

@@ -16,10 +16,8 @@ public final class PhoneCameraFiles {
 
     /// The export's camera folder (a folder named `Camera…`, any case, up to two levels down
     /// with files in it); nil when it has none.
-    public static func find(in recording: String) throws -> PhoneCameraFiles? {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: recording, isDirectory: &isDir),
-              isDir.boolValue || ZipArchive.looksLikeZip(path: recording) else { return nil }
+    public static func find(in recording: String, kind: RecordingKind? = nil) throws -> PhoneCameraFiles? {
+        guard (kind ?? RecordingKind.of(path: recording)) == .phoneExport else { return nil }
         let container = try RecordingContainer(path: recording)
         var byFolder: [String: [String]] = [:]
         for file in container.files {

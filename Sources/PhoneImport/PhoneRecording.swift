@@ -133,13 +133,49 @@ private final class NoticeBox {
 /// track (`GoProRecording`; one without the track is refused, naming what is missing); any
 /// other file is a `poiar-log/1` log (`.csv`/`.csv.gz`). The importers make heights above sea
 /// level ellipsoidal through `geoid` (a `poiar-log/1` log's are ellipsoidal already).
-public func openLogSource(path: String, geoid: Geoid = .system) throws -> LogSource {
-    var isDir: ObjCBool = false
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue || ZipArchive.looksLikeZip(path: path) {
-        return try PhoneRecording(path: path, geoid: geoid)
+public func openLogSource(path: String, kind: RecordingKind? = nil, geoid: Geoid = .system) throws -> LogSource {
+    if let kind {
+        switch kind {
+        case .phoneExport: return try PhoneRecording(path: path, geoid: geoid)
+        case .clip: return try GoProRecording(path: path, geoid: geoid)
+        case .log: return try SensorLogReader(path: path)
+        }
     }
-    if MediaFile.looksLikeISOMedia(path: path) {
-        return try GoProRecording(path: path, geoid: geoid)
+    let (found, descriptor) = RecordingKind.sniff(path: path)
+    if let descriptor { return try SensorLogReader(path: path, descriptor: descriptor) }
+    return try openLogSource(path: path, kind: found, geoid: geoid)
+}
+
+/// What kind of recording a path names, told from the file system and its first bytes: a
+/// phone app's export (a folder, or a zip archive), a video clip (ISO media: MP4, MOV), else
+/// a `poiar-log/1` log.
+public enum RecordingKind: Sendable {
+    case phoneExport, clip, log
+
+    public static func of(path: String) -> RecordingKind {
+        let (kind, descriptor) = sniff(path: path)
+        if let descriptor { close(descriptor) }
+        return kind
     }
-    return try SensorLogReader(path: path)
+
+    /// The kind of `path`, and for a log the file, open at its start, for its reader to take
+    /// over: a log is opened once, to tell its kind and read it.
+    static func sniff(path: String) -> (RecordingKind, descriptor: Int32?) {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { return (.log, nil) }
+        if isDir.boolValue { return (.phoneExport, nil) }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return (.log, nil) }  // the reader says why it cannot be opened
+        var head = [UInt8](repeating: 0, count: 8)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 8, 0) }
+        head = Array(head.prefix(max(n, 0)))
+        if ZipArchive.isZipSignature(head) { close(fd); return (.phoneExport, nil) }
+        if MediaFile.isISOMediaHead(head) { close(fd); return (.clip, nil) }
+        return (.log, fd)
+    }
+
+    /// The kind of an opened recording.
+    public init(of source: any LogSource) {
+        self = source is PhoneRecording ? .phoneExport : source is GoProRecording ? .clip : .log
+    }
 }

@@ -92,8 +92,14 @@ final class ZipArchive {
     static func looksLikeZip(path: String) -> Bool {
         guard let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
-        let head = [UInt8]((try? h.read(upToCount: 4)) ?? Data())
-        return head == [0x50, 0x4B, 0x03, 0x04] || head == [0x50, 0x4B, 0x05, 0x06]
+        return isZipSignature([UInt8]((try? h.read(upToCount: 4)) ?? Data()))
+    }
+
+    /// Whether a file's first bytes are a zip archive's (a local file header, or the end of an
+    /// empty archive's central directory).
+    static func isZipSignature(_ head: [UInt8]) -> Bool {
+        let four = Array(head.prefix(4))
+        return four == [0x50, 0x4B, 0x03, 0x04] || four == [0x50, 0x4B, 0x05, 0x06]
     }
 
     init(path: String) throws {

@@ -4,6 +4,7 @@ import PhoneImport
 import POIARCore
 import POIStore
 import Projection
+import Recordings
 import Rendering
 import SensorLog
 
@@ -22,8 +23,13 @@ public final class ReplayEngine {
     public var notice: @Sendable (String) -> Void
     public var progress: (@Sendable (RenderProgress) -> Void)?
 
-    public init(options: ReplayOptions, notice: @escaping @Sendable (String) -> Void) {
+    /// The recording, opened once: given when the caller read it already (`--fetch` needs its
+    /// first fix), else opened when the replay starts.
+    let recording: Recording?
+
+    public init(options: ReplayOptions, recording: Recording? = nil, notice: @escaping @Sendable (String) -> Void) {
         self.options = options
+        self.recording = recording
         self.notice = notice
     }
 
@@ -75,8 +81,8 @@ public final class ReplayEngine {
     func prepare() throws -> Prepared {
         let video = options.batch.video ? try VideoEncoder() : nil
         let recording = try PreparedRecording(
-            logPath: options.logPath, poiSource: options.poiSource, buildingSource: options.buildings, magnetic: options.magnetic,
-            date: options.date, fixedPosition: options.fixedPosition, withoutPOIs: "so no frame has a label",
+            recording: try self.recording ?? Recording(path: options.logPath), poiSource: options.poiSource,
+            buildingSource: options.buildings, north: options.northChoice, withoutPOIs: "so no frame has a label",
             withoutBuildings: BuildingSource.labelsUnchecked, notice: notice
         ) { metadata, logFolder in
             // The camera and the fonts are checked before the long pass (the camera is settled
@@ -85,7 +91,7 @@ public final class ReplayEngine {
             _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                               fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         }
-        let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, metadata: recording.metadata,
+        let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, kind: recording.recording.kind, metadata: recording.metadata,
                                                 logFolder: recording.logFolder, notice: notice)
         let mcap = try options.mcap.map {
             try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true,
@@ -100,10 +106,9 @@ public final class ReplayEngine {
         var pass = FusionPass(params: options.filterParams, fps: options.fps)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
-        pass.refineAttitudes = options.refineAttitudes
         if let mcap = prepared.mcap { pass.onPose = { mcap.addPose(time: $0, pose: $1) } }
         if let footage = prepared.footage {
-            if options.footage.offset == .auto { try FootageAlignment.estimate(footage, logPath: options.logPath, notice: notice) }
+            if options.footage.offset == .auto { try FootageAlignment.estimate(footage, recording: prepared.recording.recording, notice: notice) }
             notice(footage.offsetNotice)
             pass.footageFrames = footage.wantedFrames
         }
@@ -121,7 +126,7 @@ public final class ReplayEngine {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
         if let n = options.batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
-        try prepared.mcap?.start(track: fused.track)
+        try prepared.mcap?.start(track: fused.track, samples: try prepared.recording.recording.secondReading())
         return fused
     }
 

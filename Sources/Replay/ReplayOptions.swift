@@ -2,6 +2,7 @@ import Foundation
 import Fusion
 import POIARCore
 import Projection
+import Recordings
 import SensorLog
 
 /// Everything `poiar replay` can be told.
@@ -34,8 +35,6 @@ public struct ReplayOptions: Sendable {
     public var causal = false
     /// Where the attitude comes from (`--pose-source`).
     public var poseSource = PoseSource.auto
-    /// Offline: changes the estimated attitudes before the frames get them (`FusionPass.refineAttitudes`).
-    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
     public var fontPath: String?
     public var boldFontPath: String?
     public var pngCompressionLevel = 6
@@ -65,6 +64,9 @@ public struct ReplayOptions: Sendable {
     public var mcapImages = RecordingMCAP.ImageFormat.png
 
     public init(logPath: String) { self.logPath = logPath }
+
+    /// What the user said about north (`--magnetic`, `--date`, `--at`).
+    public var northChoice: NorthChoice { NorthChoice(magnetic: magnetic, date: date, at: fixedPosition) }
 
     /// `Output/<log name without .csv/.csv.gz>`.
     public var resolvedOutputDir: URL {
@@ -97,4 +99,3 @@ public struct ReplaySummary: Sendable {
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
 }
-

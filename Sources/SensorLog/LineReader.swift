@@ -31,14 +31,21 @@ package final class LineReader {
     /// True when the file is gzip-compressed (known after the first read).
     private(set) var isCompressed = false
 
-    package init(path: String) throws {
+    /// - Parameter descriptor: the file already open (read from its start), which the reader
+    ///   takes over and closes; nil: the reader opens `path`.
+    package init(path: String, descriptor: Int32? = nil) throws {
         self.path = path
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            if let descriptor { close(descriptor) }
             throw InputError(file: path, "no such file")
         }
-        if isDir.boolValue { throw InputError(file: path, "is a folder, expected a CSV file") }
-        guard let f = gzopen(path, "rb") else {
+        if isDir.boolValue {
+            if let descriptor { close(descriptor) }
+            throw InputError(file: path, "is a folder, expected a CSV file")
+        }
+        guard let f = descriptor.map({ gzdopen($0, "rb") }) ?? gzopen(path, "rb") else {
+            if let descriptor { close(descriptor) }
             throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))")
         }
         input = .gz(f)

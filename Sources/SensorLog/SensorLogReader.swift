@@ -57,13 +57,21 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         try self.init(path: path, reorderWindow: reorderWindow, maxTimeGap: maxTimeGap, maxPending: SensorLogReader.maxRowsInWindow)
     }
 
-    init(path: String, reorderWindow: Double, maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap, maxPending: Int) throws {
+    /// A log whose file is already open (`descriptor`, at its start; the reader takes it over),
+    /// so that telling what kind of file it is and reading it open it once.
+    public convenience init(path: String, descriptor: Int32) throws {
+        try self.init(path: path, reorderWindow: SensorLogReader.defaultReorderWindow, maxPending: SensorLogReader.maxRowsInWindow,
+                      descriptor: descriptor)
+    }
+
+    init(path: String, reorderWindow: Double, maxTimeGap: Double = SensorLogReader.defaultMaxTimeGap, maxPending: Int,
+         descriptor: Int32? = nil) throws {
         self.path = path
         self.reorderWindow = reorderWindow
         self.maxTimeGap = maxTimeGap
         self.maxPending = maxPending
         window = ReorderWindow(span: reorderWindow)
-        lines = try LineReader(path: path)
+        lines = try LineReader(path: path, descriptor: descriptor)
         var meta = LogMetadata()
         var sawHeader = false
         while let line = try lines.nextLine() {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PhoneImport
+import Recordings
 import Replay
 import SensorLog
 

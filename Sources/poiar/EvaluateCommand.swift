@@ -3,6 +3,7 @@ import Evaluation
 import Foundation
 import Fusion
 import PhoneImport
+import Recordings
 import Replay
 
 struct EvaluateCommand: ParsableCommand {
@@ -45,18 +46,17 @@ struct EvaluateCommand: ParsableCommand {
             if let poses {
                 estimates = try PoseSeries.read(path: poses, movementColumn: false)
             } else {
-                let source = try openLogSource(path: log!)
-                let north = try fusion.north(logPath: log!, metadata: source.metadata)
+                let recording = try Recording(path: log!)
+                let north = try TrueNorth.reference(for: recording, try fusion.northChoice())
                 printNotice("north: \(north.explanation)")
-                var params = ComplementaryFilterParams()
-                north.apply(to: &params)
-                var pass = FusionPass(params: params)
+                var pass = FusionPass()
+                pass.north = north
                 pass.causal = fusion.causal
                 pass.poseSource = fusion.source
                 pass.onNotice = { printNotice($0) }
                 var series = PoseSeries()
                 pass.onPose = { t, pose in series.append(time: t, pose.orientation) }
-                _ = try pass.run(source)
+                _ = try pass.run(recording)
                 estimates = series
             }
             let score = PoseScore.score(truth: truthSeries, poses: estimates, alignHeading: alignHeading)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import POIARCore
+import Recordings
 import Replay
 import SensorLog
 
@@ -41,21 +42,9 @@ struct FusionArguments: ParsableArguments {
     /// `--at` as a position (nil: not given).
     func fixedPosition() throws -> GeoCoordinate? { try at.map { try parseCoordinate($0, option: "--at", altitude: true) } }
 
-    /// The north for a log whose first usable GPS fix is `firstFix`, or for `--at` when given
-    /// (checked by `validate`).
-    func north(firstFix: GPSFix?, metadata: LogMetadata) -> NorthReference {
-        if let position = (try? fixedPosition()) ?? nil {
-            var north = TrueNorth.reference(firstFix: GPSFix(time: 0, coordinate: position, horizontalAccuracy: nil), metadata: metadata,
-                                            magnetic: magnetic, date: magneticModelDate)
-            north.explanation += " (--at)"
-            return north
-        }
-        return TrueNorth.reference(firstFix: firstFix, metadata: metadata, magnetic: magnetic, date: magneticModelDate)
-    }
-
-    /// The north for the log at `logPath` (`--at`, else its first usable GPS fix).
-    func north(logPath: String, metadata: LogMetadata) throws -> NorthReference {
-        try TrueNorth.reference(logPath: logPath, metadata: metadata, magnetic: magnetic, date: magneticModelDate, at: try fixedPosition())
+    /// What `--magnetic`, `--date` and `--at` say about north (checked by `validate`).
+    func northChoice() throws -> NorthChoice {
+        NorthChoice(magnetic: magnetic, date: magneticModelDate, at: try fixedPosition())
     }
 
     /// `--date` as a date (nil: not given).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Fusion
 import PhoneImport
+import Recordings
 import Replay
 import SensorLog
 
@@ -38,7 +39,7 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let metadata = try openLogSource(path: log).metadata
+            let recording = try Recording(path: log)
             func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
                 var params = ComplementaryFilterParams()
                 north.apply(to: &params)
@@ -48,14 +49,13 @@ struct PoseCommand: ParsableCommand {
                 return params
             }
             if let benchFilter {
-                let north = try fusion.north(logPath: log, metadata: metadata)
+                let north = try TrueNorth.reference(for: recording, try fusion.northChoice())
                 printNotice("north: \(north.explanation)")
-                let samples = try FilterBenchmark.load(try openLogSource(path: log))
+                let samples = try FilterBenchmark.load(recording)
                 printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: benchFilter).report)
                 return
             }
-            try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) },
-                               north: { fusion.north(firstFix: $0, metadata: metadata) },
+            try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: try fusion.northChoice(),
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
                                mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import POIStore
+import Recordings
 import Replay
 
 struct ReplayCommand: ParsableCommand {
@@ -150,7 +151,8 @@ struct ReplayCommand: ParsableCommand {
         var options = ReplayOptions(logPath: log)
         options.outputDir = out
         options.categories = try selection.categories()
-        options.poiSource = try poiFetch.run(log: log, pois: pois, at: try fusion.fixedPosition(), radius: radius,
+        let recording = try Recording(path: log)
+        options.poiSource = try poiFetch.run(recording: recording, pois: pois, at: try fusion.fixedPosition(), radius: radius,
                                              categories: options.categories)
         options.buildings = buildings.buildings
         options.language = selection.language
@@ -175,7 +177,7 @@ struct ReplayCommand: ParsableCommand {
         options.batch = batch.options
         options.mcap = mcap.map { URL(fileURLWithPath: $0) }
         options.mcapImages = RecordingMCAP.ImageFormat(parsing: mcapImages)!
-        let engine = ReplayEngine(options: options, notice: { printNotice($0) })
+        let engine = ReplayEngine(options: options, recording: recording, notice: { printNotice($0) })
         if let reporter = batch.progressReporter(label: label) {
             engine.progress = { reporter.update($0) }
         }

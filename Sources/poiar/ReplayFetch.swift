@@ -3,6 +3,7 @@ import Foundation
 import PhoneImport
 import POIARCore
 import POIStore
+import Recordings
 import Replay
 import SensorLog
 
@@ -36,14 +37,14 @@ struct ReplayFetchArguments: ParsableArguments {
 
     /// Runs the fetch when asked, around `at` (`--at`) or the log's first usable GPS fix;
     /// returns the POI source the replay then reads.
-    func run(log: String, pois: String?, at: GeoCoordinate?, radius: Double, categories: [String]?) throws -> String? {
+    func run(recording: Recording, pois: String?, at: GeoCoordinate?, radius: Double, categories: [String]?) throws -> String? {
         guard fetch else { return pois }
         guard let pois else { return nil }  // refused by ReplayCommand.validate
         if FileManager.default.fileExists(atPath: pois), !((try? hasSQLiteHeader(URL(fileURLWithPath: pois))) ?? false) {
             throw InputError(file: pois, field: "--pois", "with --fetch, --pois names a poiar database to fetch into, not a POI source file")
         }
-        guard let center = try at ?? TrueNorth.firstFix(logPath: log)?.coordinate else {
-            throw InputError(file: log, "--fetch: the log has no usable GPS fix to fetch POIs around (--at gives a position)")
+        guard let center = try at ?? recording.firstUsableFix()?.coordinate else {
+            throw InputError(file: recording.path, "--fetch: the log has no usable GPS fix to fetch POIs around (--at gives a position)")
         }
         var fetcher = POIFetcher(source: try parseFetchSource(fetchSource), endpoint: try fetchEndpoint.map(parseEndpoint))
         fetcher.client.notice = { printNotice($0) }

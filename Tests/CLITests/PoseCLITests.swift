@@ -1,6 +1,7 @@
 import Foundation
 import Fusion
 import POIARCore
+import Recordings
 import SensorLog
 @testable import Replay
 import Testing

@@ -1,5 +1,6 @@
 import Evaluation
 import Foundation
+import Recordings
 @_exported import PoiarTestSupport
 import Fusion
 import POIARCore
@@ -71,7 +72,7 @@ func fuseAndScore(_ sim: Simulated, declination: Double) throws -> PoseScore {
     var pass = FusionPass(params: params)
     var poses = PoseSeries()
     pass.onPose = { t, p in poses.append(time: t, p.orientation) }
-    _ = try pass.run(try SensorLogReader(path: path))
+    _ = try pass.run(try Recording(path: path))
     return PoseScore.score(truth: sim.truthSeries, poses: poses)
 }
 

@@ -31,6 +31,18 @@ public final class GoProRecording: LogSource {
         pending = read.notices
     }
 
+    private init(reading other: GoProRecording) {
+        path = other.path
+        records = other.records
+        metadata = other.metadata
+        sensors = other.sensors
+        pending = []
+    }
+
+    /// A new reading of the clip from its start, without parsing its telemetry again (and
+    /// without the notices the first reading gave).
+    public func reopened() -> GoProRecording { GoProRecording(reading: self) }
+
     public func nextRecord() throws -> LogRecord? {
         if !pending.isEmpty {
             for n in pending { onNotice?(n) }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Fusion
 import POIARCore
+import Recordings
 import SensorLog
 
 /// `poiar pose --bench-filter N`: the filter's own speed. The log is read into memory once;
@@ -25,8 +26,9 @@ public enum FilterBenchmark {
         }
     }
 
-    /// The log's gyro, accel and mag samples in time order.
-    public static func load(_ reader: any LogSource) throws -> [FilterSample] {
+    /// The recording's gyro, accel and mag samples in time order.
+    public static func load(_ recording: Recording) throws -> [FilterSample] {
+        let reader = try recording.stream(notice: nil)
         var samples: [FilterSample] = []
         while let r = try reader.nextRecord() {
             switch r.sample {

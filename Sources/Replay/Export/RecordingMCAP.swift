@@ -3,6 +3,7 @@ import Geodesy
 import MCAP
 import PhoneImport
 import POIARCore
+import Recordings
 import Rendering
 import SensorLog
 
@@ -148,15 +149,16 @@ public final class RecordingMCAP {
         poses.append((time, pose))
     }
 
-    /// The GPS track the poses' positions are interpolated on; opens the log again for its raw
-    /// samples. Call once fusion is done, before `addFrame`.
-    public func start(track: GPSTrack) throws {
+    /// The GPS track the poses' positions are interpolated on, and the recording read again
+    /// for its raw samples (`Recording.secondReading`). Call once fusion is done, before
+    /// `addFrame`.
+    public func start(track: GPSTrack, samples: any LogSource) throws {
         let began = Date()
         defer { busySeconds += Date().timeIntervalSince(began) }
         self.track = track
         plane = track.fixes.first.map { LocalTangentPlane(origin: $0.coordinate) }
-        samples = try openLogSource(path: logPath)
-        pendingSample = try samples?.nextRecord()
+        self.samples = samples
+        pendingSample = try samples.nextRecord()
     }
 
     /// A frame: everything before its time is written first, then its image (the PNG file as

@@ -2,6 +2,7 @@ import Footage
 import Foundation
 import PhoneImport
 import POIARCore
+import Recordings
 import SensorLog
 
 /// `--footage-offset auto`: the footage's offset on the log's clock, estimated from the images'
@@ -12,9 +13,11 @@ import SensorLog
 /// (`orientation_source: camera`: a GoPro clip's, which is the stabilised picture's), which is
 /// what the picture follows: a stabilised picture does not turn with the body the gyro is on.
 enum FootageAlignment {
-    static func estimate(_ footage: RecordingFootage, logPath: String, notice: (String) -> Void) throws {
-        let reader = try openLogSource(path: logPath)
-        reader.onNotice = { _ in }  // the fusion pass that follows says the recording's notices
+    static func estimate(_ footage: RecordingFootage, recording: Recording, notice: (String) -> Void) throws {
+        // A reading of its own, at full precision (the pass's holds the samples as Float); the
+        // fusion pass that follows says the recording's notices.
+        let reader = try recording.secondReading()
+        let logPath = recording.path
         var gyro: [GyroSample] = []
         var orientations: [(time: Double, attitude: Quaternion)] = []
         while let record = try reader.nextRecord() {

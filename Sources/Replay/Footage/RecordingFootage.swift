@@ -2,6 +2,7 @@ import Footage
 import Foundation
 import PhoneImport
 import POIARCore
+import Recordings
 import Rendering
 import SensorLog
 
@@ -36,19 +37,19 @@ final class RecordingFootage {
     /// video (a GoPro clip), the log's `# footage:` line, a phone export's `Camera/` folder;
     /// nil when there is none. With `auto` the offset is the one the footage's clock implies
     /// (the centre of the search) until `setEstimatedOffset`.
-    static func find(_ options: FootageOptions, logPath: String, metadata: LogMetadata, logFolder: URL,
+    static func find(_ options: FootageOptions, logPath: String, kind: RecordingKind, metadata: LogMetadata, logFolder: URL,
                      notice: (String) -> Void) throws -> RecordingFootage? {
         let path: String
         let origin: Origin
         var archived: PhoneCameraFiles?
         if let given = options.path {
             path = given; origin = .option
-        } else if MediaFile.looksLikeISOMedia(path: logPath) {
+        } else if kind == .clip {
             path = logPath; origin = .ownVideo
         } else if let value = metadata["footage"] {
             path = try LogFolderPath.resolve(value, key: "footage", logFolder: logFolder, logPath: logPath).path
             origin = .logLine
-        } else if let camera = try PhoneCameraFiles.find(in: logPath) {
+        } else if let camera = try PhoneCameraFiles.find(in: logPath, kind: kind) {
             origin = .cameraFolder
             let videos = camera.names.filter { ["mp4", "mov"].contains(($0 as NSString).pathExtension.lowercased()) }
             if let video = videos.first {

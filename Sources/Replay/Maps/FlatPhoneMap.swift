@@ -2,6 +2,7 @@ import Foundation
 import Geodesy
 import POIARCore
 import POIStore
+import Recordings
 import Rendering
 
 /// What a frame shows while the phone points at the ground (`FlatViewSwitch`): a north-up map

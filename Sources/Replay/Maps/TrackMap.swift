@@ -4,6 +4,7 @@ import Geodesy
 import PhoneImport
 import POIARCore
 import POIStore
+import Recordings
 import Rendering
 import SensorLog
 
@@ -37,8 +38,6 @@ public struct MapOptions: Sendable {
     public var causal = false
     /// Where the attitude comes from (`--pose-source`).
     public var poseSource = PoseSource.auto
-    /// Offline: changes the estimated attitudes before the cones get them (`FusionPass.refineAttitudes`).
-    public var refineAttitudes: (@Sendable (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void)?
 
     public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
 }
@@ -51,15 +50,14 @@ public enum TrackMap {
     @discardableResult
     public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
         let recording = try PreparedRecording(
-            logPath: options.logPath, poiSource: options.poiSource, buildingSource: options.buildings, magnetic: options.magnetic,
-            date: options.date, fixedPosition: options.fixedPosition, withoutPOIs: "so the map shows the track alone",
-            withoutBuildings: "POIs are not checked for line of sight", notice: notice)
+            recording: try Recording(path: options.logPath), poiSource: options.poiSource, buildingSource: options.buildings,
+            north: NorthChoice(magnetic: options.magnetic, date: options.date, at: options.fixedPosition),
+            withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice)
         let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         var pass = FusionPass(fps: 1 / options.coneInterval)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
-        pass.refineAttitudes = options.refineAttitudes
         let fused = try recording.fuse(pass, notice: notice)
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: nothing to draw a map of")

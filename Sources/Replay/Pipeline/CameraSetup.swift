@@ -1,6 +1,7 @@
 import Foundation
 import POIARCore
 import Projection
+import Recordings
 import SensorLog
 
 /// Chooses the camera for a replay or a projection, most explicit first:

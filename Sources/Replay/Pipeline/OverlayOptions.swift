@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+import Recordings
 import Rendering
 import SensorLog
 

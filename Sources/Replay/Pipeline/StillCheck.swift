@@ -1,5 +1,6 @@
 import Foundation
 import POIARCore
+import Recordings
 import Rendering
 
 /// The check of every still a replay will draw over, made before anything is written.

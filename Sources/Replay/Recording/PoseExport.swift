@@ -2,6 +2,7 @@ import Foundation
 import Fusion
 import PhoneImport
 import POIARCore
+import Recordings
 import SensorLog
 
 /// `poiar pose`: fuses a log and writes the pose CSV (contract section 2), one row per gyro
@@ -35,85 +36,50 @@ public enum PoseExport {
                       ref?.norm ?? 0.0, (ref?.dip ?? 0.0) * 180 / .pi, h.x, h.y, h.z, s.lastTiltTrust)
     }
 
-    /// Writes the poses of `logPath` to `output` (atomically), or to stdout when nil.
+    /// Writes the poses of `recording` to `output` (atomically), or to stdout when nil.
     ///
-    /// `north` chooses the north reference from the log's first usable GPS fix (nil: none) and
-    /// `params` the filter's parameters for it.
-    ///
-    /// Offline (the default) the whole log is read before anything is fused, so its first fix is
-    /// known when the reference is chosen; `refineAttitudes` may change the estimated attitudes
-    /// before they are written (see `FusionPass`).
-    ///
-    /// Causal (`causal`): the reference must be known before the first pose, but finding out
-    /// that a log has no fix means reading all of it. So for a file output the poses are fused
-    /// at once as if there were none, and only if a usable fix turns up is that pass dropped
-    /// (nothing of it is kept, notices included) and the log fused again with the fix's
-    /// reference: a log without GPS is read once, not twice. On stdout, which cannot be taken
-    /// back, the log is first looked through for a fix.
+    /// North is resolved once (`TrueNorth.reference(for:)`) and `params` gives the filter's
+    /// parameters for it. Offline (the default) the whole recording is read first, its notices
+    /// said as it goes, and north then comes from its first usable fix; causal, the recording
+    /// is read ahead to that fix, and the pass goes on from where that stopped.
     @discardableResult
-    public static func run(logPath: String, output: URL?,
-                           north: @escaping (GPSFix?) -> NorthReference,
-                           params: @escaping (NorthReference) throws -> ComplementaryFilterParams,
-                           causal: Bool = false, poseSource: PoseSource = .auto, trace: URL? = nil,
-                           refineAttitudes: FusionPass.AttitudeRefinement? = nil, mcap: URL? = nil,
+    public static func run(recording: Recording, output: URL?, north choice: NorthChoice,
+                           params: (NorthReference) throws -> ComplementaryFilterParams,
+                           causal: Bool = false, poseSource: PoseSource = .auto, trace: URL? = nil, mcap: URL? = nil,
                            notice: @escaping (String) -> Void) throws -> Int {
-        // The phone's own orientation is read whole either way, and its north known then.
         if !causal || poseSource == .phone {
-            var pass = FusionPass()
-            pass.poseSource = poseSource
-            pass.paramsForFirstFix = { fix in
-                let reference = north(fix)
-                notice("north: \(reference.explanation)")
-                return try params(reference)
-            }
-            pass.refineAttitudes = refineAttitudes
-            return try fuse(pass, logPath: logPath, output: output, trace: trace, mcap: mcap, notice: notice)
-        }
-        func causalPass(_ reference: NorthReference, stopAtFirstUsableFix: Bool) throws -> FusionPass {
-            var pass = FusionPass(params: try params(reference))
-            pass.causal = true
-            pass.poseSource = poseSource
-            pass.stopAtFirstUsableFix = stopAtFirstUsableFix
-            return pass
-        }
-        if output != nil {
-            var held: [String] = []
-            let reference = north(nil)
+            recording.releaseNotices(to: notice)
             do {
-                let rows = try fuse(try causalPass(reference, stopAtFirstUsableFix: true), logPath: logPath, output: output,
-                                    trace: trace, mcap: mcap, notice: { held.append($0) })
-                notice("north: \(reference.explanation)")
-                held.forEach(notice)
-                return rows
-            } catch let found as FusionPass.FirstUsableFix {
-                let reference = north(found.fix)
-                notice("north: \(reference.explanation)")
-                return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
-                                trace: trace, mcap: mcap, notice: notice)
+                _ = try recording.loadWhole(limit: poseSource == .phone ? Int.max : FusionPass.maxOfflineSamples)
+            } catch is FusionPass.OfflineNotPossible {
+                // Fused causally: the pass says why.
             }
         }
-        let reference = north(try TrueNorth.firstFix(logPath: logPath))
-        notice("north: \(reference.explanation)")
-        return try fuse(try causalPass(reference, stopAtFirstUsableFix: false), logPath: logPath, output: output,
-                        trace: trace, mcap: mcap, notice: notice)
+        let north = try TrueNorth.reference(for: recording, choice)
+        notice("north: \(north.explanation)")
+        var pass = FusionPass(params: try params(north))
+        pass.north = north
+        pass.causal = causal
+        pass.poseSource = poseSource
+        return try fuse(pass, recording: recording, output: output, trace: trace, mcap: mcap, notice: notice)
     }
 
-    /// One pass: the poses of `logPath` through `pass` to `output` or stdout, and with `mcap`
+    /// One pass: the poses of `recording` through `pass` to `output` or stdout, and with `mcap`
     /// to that MCAP file too (`RecordingMCAP`).
-    static func fuse(_ pass: FusionPass, logPath: String, output: URL?, trace: URL?, mcap: URL? = nil,
+    static func fuse(_ pass: FusionPass, recording: Recording, output: URL?, trace: URL?, mcap: URL? = nil,
                      notice: @escaping (String) -> Void) throws -> Int {
         var pass = pass
-        let reader = try openLogSource(path: logPath)
+        let logPath = recording.path
         pass.onNotice = notice
-        let recording = try mcap.map { try RecordingMCAP(url: $0, logPath: logPath, metadata: reader.metadata, frames: false, notice: notice) }
+        let mcapFile = try mcap.map { try RecordingMCAP(url: $0, logPath: logPath, metadata: recording.metadata, frames: false, notice: notice) }
         func run() throws {
-            if let recording, let onPose = pass.onPose {
-                pass.onPose = { t, pose in recording.addPose(time: t, pose: pose); try onPose(t, pose) }
+            if let mcapFile, let onPose = pass.onPose {
+                pass.onPose = { t, pose in mcapFile.addPose(time: t, pose: pose); try onPose(t, pose) }
             }
-            let fused = try pass.run(reader)
-            if let recording {
-                try recording.start(track: fused.track)
-                notice(try recording.finish().description)
+            let fused = try pass.run(recording)
+            if let mcapFile {
+                try mcapFile.start(track: fused.track, samples: try recording.secondReading())
+                notice(try mcapFile.finish().description)
             }
         }
         let traceWriter = try trace.map { try AtomicTextWriter(url: $0) }

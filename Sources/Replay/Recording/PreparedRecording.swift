@@ -3,6 +3,7 @@ import Fusion
 import PhoneImport
 import POIARCore
 import POIStore
+import Recordings
 import SensorLog
 
 /// A recording opened for `replay` or `map`, with everything that can be checked before it is
@@ -12,8 +13,8 @@ import SensorLog
 /// pass).
 struct PreparedRecording {
     let logPath: String
-    let reader: any LogSource
-    let metadata: LogMetadata
+    let recording: Recording
+    var metadata: LogMetadata { recording.metadata }
     let logFolder: URL
     /// The POI source's path; nil: none.
     let sourcePath: String?
@@ -29,15 +30,15 @@ struct PreparedRecording {
     ///   - withoutPOIs, withoutBuildings: what a missing POI source, or no buildings, means
     ///     for the output, for their notices.
     ///   - check: the caller's checks of the log (its metadata and folder) before the POIs.
-    init(logPath: String, poiSource: String?, buildingSource: String? = nil, magnetic: Bool, date: Date?,
-         fixedPosition: GeoCoordinate?, withoutPOIs: String, withoutBuildings: String,
+    init(recording: Recording, poiSource: String?, buildingSource: String? = nil, north choice: NorthChoice,
+         withoutPOIs: String, withoutBuildings: String,
          notice: @escaping @Sendable (String) -> Void,
          check: (LogMetadata, URL) throws -> Void = { _, _ in }) throws {
-        self.logPath = logPath
-        self.fixedPosition = fixedPosition
+        self.recording = recording
+        logPath = recording.path
+        fixedPosition = choice.at
         logFolder = URL(fileURLWithPath: logPath).deletingLastPathComponent()
-        reader = try openLogSource(path: logPath)
-        metadata = reader.metadata
+        let metadata = recording.metadata
         try check(metadata, logFolder)
         sourcePath = try LogFolderPath.poiSource(option: poiSource, metadata: metadata, logPath: logPath, logFolder: logFolder)
         database = try sourcePath.map { path in
@@ -45,8 +46,8 @@ struct PreparedRecording {
         }
         buildings = try BuildingSource.open(option: buildingSource, poiSourcePath: sourcePath, poiDatabase: database,
                                             without: withoutBuildings, notice: notice)
-        north = try TrueNorth.reference(logPath: logPath, metadata: metadata, magnetic: magnetic, date: date, at: fixedPosition)
-        guard north.position != nil else { throw try TrueNorth.noPosition(logPath: logPath, source: reader) }
+        north = try TrueNorth.reference(for: recording, choice)
+        guard north.position != nil else { throw try TrueNorth.noPosition(recording) }
         if sourcePath == nil { notice(LogFolderPath.missingPOISource(metadata: metadata, logPath: logPath, what: withoutPOIs)) }
         notice("north: \(north.explanation)")
     }
@@ -55,9 +56,9 @@ struct PreparedRecording {
     /// track stays there. Says how many GPS fixes were not used.
     func fuse(_ pass: FusionPass, notice: @escaping @Sendable (String) -> Void) throws -> FusionResult {
         var pass = pass
-        north.apply(to: &pass.params)
+        pass.north = north
         pass.onNotice = notice
-        var fused = try pass.run(reader)
+        var fused = try pass.run(recording)
         if let fixedPosition {
             if let n = fused.sampleCounts["gps"], n > 0 {
                 notice("\(logPath): the recording's \(n) GPS fixes are not used: the device stays at --at")

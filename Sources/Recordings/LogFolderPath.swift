@@ -55,14 +55,14 @@ public enum LogFolderPath {
         return (out, "\(output): no \"# \(LogMetadata.footageKey):\" line: the clip \(clip.path) is outside the log's folder \(outFolder), and a log's paths must stay inside it; write the log beside the clip to keep the link (or give the clip with --footage)")
     }
 
-    static func isInside(_ path: String, _ folder: String) -> Bool {
+    public static func isInside(_ path: String, _ folder: String) -> Bool {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         return path.hasPrefix(prefix)
     }
 
     /// The POI source of a replay or map: `--pois` when given (anywhere), else the log's
     /// `# pois:` line, inside the log's folder; nil when there is neither (`missingPOISource`).
-    static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String? {
+    public static func poiSource(option: String?, metadata: LogMetadata, logPath: String, logFolder: URL) throws -> String? {
         if let option { return option }
         guard let value = metadata.pois else { return nil }
         return try resolve(value, key: "pois", logFolder: logFolder, logPath: logPath).path
@@ -70,7 +70,7 @@ public enum LogFolderPath {
 
     /// The notice for a replay or map without a POI source, with advice that fits the input: a
     /// phone app's recording has no place for a `# pois:` line.
-    static func missingPOISource(metadata: LogMetadata, logPath: String, what: String) -> String {
+    public static func missingPOISource(metadata: LogMetadata, logPath: String, what: String) -> String {
         if metadata["import_source"] != nil {
             return "\(logPath): no POI source, \(what): give --pois FILE (an OSM extract, GeoJSON, CSV, … or a poiar database), or --fetch --pois DB to fetch the POIs around the recording"
         }

@@ -27,6 +27,9 @@ struct HeadingSettlement {
     var source: PoseSource
     /// The declination the pass's north adds to magnetic azimuths (0: magnetic north).
     var declinationDeg: Double
+    /// The magnetic model's declination where the recording was made, whichever north the
+    /// pass has (`NorthReference.modelDeclinationDeg`); nil: not known (no position).
+    var modelDeclinationDeg: Double?
     var notice: ((String) -> Void)?
 
     /// The series from the phone's (or camera's) own orientation, turned to the pass's north;
@@ -43,9 +46,8 @@ struct HeadingSettlement {
             said = declinationDeg == 0 ? "magnetic north" : String(format: "magnetic north, turned to true north by %+.2f°", declinationDeg)
         case .true:
             if declinationDeg == 0 {
-                let trueNorth = TrueNorth.reference(firstFix: log.firstUsableFix, metadata: metadata, magnetic: false)
-                turn = -trueNorth.declinationDeg
-                said = trueNorth.isTrueNorth ? String(format: "true north, turned to magnetic north by %+.2f°", turn)
+                turn = -(modelDeclinationDeg ?? 0)
+                said = modelDeclinationDeg != nil ? String(format: "true north, turned to magnetic north by %+.2f°", turn)
                                              : "true north (no GPS fix to turn it to magnetic north)"
             } else {
                 said = "true north"

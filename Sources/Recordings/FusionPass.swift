@@ -59,7 +59,7 @@ extension FusionPass {
 /// **Offline** (the default): the log is read whole (its gyro, accel and mag samples held
 /// compactly, `SensorRecording`), its attitude estimated with the whole recording at hand
 /// (`OfflineFusion`: calibrations over the recording, forward and backward passes combined),
-/// then — after `refineAttitudes` — each gyro sample gets its pose row (`onPose`) and each frame
+/// then each gyro sample gets its pose row (`onPose`) and each frame
 /// the attitude interpolated at its time. A log of more than `maxOfflineSamples` sensor
 /// samples is fused causally instead, with a notice.
 ///
@@ -82,23 +82,10 @@ public struct FusionPass {
     public var onNotice: ((String) -> Void)?
     /// Fuse causally (see above).
     public var causal = false
-    /// Causal: stop with `FirstUsableFix` at the first GPS fix that could place the magnetic
-    /// model (a pass run before the log's north is known; see `PoseExport`).
-    public var stopAtFirstUsableFix = false
-    /// Offline: the filter's parameters once the whole log is read, from its first usable GPS
-    /// fix (nil: none), e.g. for its north; nil: `params`.
-    public var paramsForFirstFix: ((GPSFix?) throws -> ComplementaryFilterParams)?
-    /// Offline: the place to change the estimated attitudes before anything is made of them
-    /// (pose rows, frame poses), e.g. to align a relative heading to the GPS course. Gets the
-    /// series (one attitude per gyro sample, `headingIsAbsolute`) and the log's GPS track and
-    /// metadata.
-    public var refineAttitudes: AttitudeRefinement?
 
     /// Where the attitude comes from (`--pose-source`): poiar's fusion, or the phone's own
     /// orientation (`HeadingSettlement`).
     public var poseSource = PoseSource.auto
-
-    public typealias AttitudeRefinement = (inout AttitudeSeries, GPSTrack, LogMetadata) throws -> Void
 
     /// Sensor samples a log may have to be fused offline: 2²² (80 MiB of samples at 20 bytes
     /// each; about 3.9 h at 100 Hz per sensor, 1 h at 500/500/100 Hz). Longer logs are fused
@@ -106,59 +93,48 @@ public struct FusionPass {
     /// 2²² × `longestSensorRowBytes` (419 MB).
     public static let maxOfflineSamples = 1 << 22
 
-    /// Thrown by a causal pass with `stopAtFirstUsableFix` when it meets such a fix.
-    public struct FirstUsableFix: Error {
-        public var fix: GPSFix
-    }
-
     public init(params: ComplementaryFilterParams = ComplementaryFilterParams(), fps: Double? = nil) {
         self.params = params; self.fps = fps
     }
+
+    /// The recording's north (`TrueNorth.reference(for:)`, resolved once before the pass), put
+    /// into `params` when the pass runs; its model declination turns a true-north phone
+    /// orientation to a magnetic pass.
+    public var north: NorthReference?
 
     /// Bytes of a plain (not gzipped) poiar-log/1 row that is surely longer than any sensor
     /// row: a log file over `maxOfflineSamples` times this has more samples than offline
     /// fusion holds, and is fused causally without reading it twice.
     static let longestSensorRowBytes = 100
 
-    public func run(_ reader: any LogSource) throws -> FusionResult {
-        if poseSource == .phone { return try runPhone(reader) }
-        if causal { return try runCausal(reader, params: params) }
-        if reader is SensorLogReader, !reader.path.hasSuffix(".gz"),
-           let size = (try? FileManager.default.attributesOfItem(atPath: reader.path))?[.size] as? Int,
-           size > Self.maxOfflineSamples * Self.longestSensorRowBytes {
-            return try causalFallback(reader, fresh: reader, reason: "\(size / 1_000_000) MB, too long to hold for offline fusion")
-        }
-        do {
-            return try runOffline(reader)
-        } catch let reason as OfflineNotPossible {
-            return try causalFallback(reader, fresh: try openLogSource(path: reader.path), reason: reason.reason)
-        }
-    }
-
-    /// The log fused causally after all, with a notice.
-    func causalFallback(_ reader: any LogSource, fresh: any LogSource, reason: String) throws -> FusionResult {
-        onNotice?("\(reader.path): \(reason): fused causally (--causal)")
+    public func run(_ recording: Recording) throws -> FusionResult {
         var pass = self
-        pass.causal = true
-        var params = self.params
-        if let paramsForFirstFix { params = try paramsForFirstFix(try TrueNorth.firstFix(logPath: reader.path)) }
-        return try pass.runCausal(fresh, params: params)
+        north?.apply(to: &pass.params)
+        if poseSource == .phone { return try pass.runPhone(recording) }
+        if causal { return try pass.runCausal(try recording.stream(notice: onNotice), params: pass.params) }
+        do {
+            return try pass.runOffline(recording)
+        } catch let reason as OfflineNotPossible {
+            onNotice?("\(recording.path): \(reason.reason): fused causally (--causal)")
+            pass.causal = true
+            return try pass.runCausal(try recording.stream(notice: onNotice), params: pass.params)
+        }
     }
 
     /// Why a log is fused causally after all.
-    struct OfflineNotPossible: Error { var reason: String }
+    public struct OfflineNotPossible: Error { public var reason: String }
 
     // MARK: - Offline
 
-    func runOffline(_ reader: any LogSource) throws -> FusionResult {
-        reader.onNotice = onNotice
-        var log = try LoadedLog.read(reader, limit: Self.maxOfflineSamples)
+    func runOffline(_ recording: Recording) throws -> FusionResult {
+        recording.releaseNotices(to: onNotice)
+        var log = try recording.loadWhole()
         guard !log.recording.gyro.isEmpty || log.recording.accel.isEmpty else {
             throw OfflineNotPossible(reason: "the log has no gyro samples")
         }
-        var params = try paramsForFirstFix?(log.firstUsableFix) ?? self.params
+        var params = self.params
         if params.magHardIronSeed == nil {
-            params.magHardIronSeed = try Self.hardIronSeed(reader.metadata, path: reader.path)
+            params.magHardIronSeed = try Self.hardIronSeed(recording.metadata, path: recording.path)
         }
         var fusion = OfflineFusion(params: params)
         var traceError: Error?
@@ -173,31 +149,29 @@ public struct FusionPass {
         log.recording = SensorRecording()  // the samples are no longer needed
         report.notices.forEach { onNotice?($0) }
         if let relative = report.relativeHeading {
-            HeadingSettlement(source: poseSource, declinationDeg: params.declinationDeg, notice: onNotice)
-                .settle(&series, log: log, metadata: reader.metadata, relative: relative)
+            HeadingSettlement(source: poseSource, declinationDeg: params.declinationDeg,
+                              modelDeclinationDeg: north?.modelDeclinationDeg, notice: onNotice)
+                .settle(&series, log: log, metadata: recording.metadata, relative: relative)
         }
-        return try finish(series, log: log, reader: reader)
+        return try finish(series, log: log, recording: recording)
     }
 
     /// `--pose-source phone`: the phone's own orientation, turned to the pass's north.
-    func runPhone(_ reader: any LogSource) throws -> FusionResult {
-        reader.onNotice = onNotice
-        let log = try LoadedLog.read(reader, limit: Int.max)
-        let params = try paramsForFirstFix?(log.firstUsableFix) ?? self.params
-        guard let series = HeadingSettlement(source: .phone, declinationDeg: params.declinationDeg, notice: onNotice)
-            .phoneSeries(log, metadata: reader.metadata) else {
-            throw InputError(file: reader.path, field: "--pose-source",
+    func runPhone(_ recording: Recording) throws -> FusionResult {
+        recording.releaseNotices(to: onNotice)
+        let log = try recording.loadWhole(limit: Int.max)
+        guard let series = HeadingSettlement(source: .phone, declinationDeg: params.declinationDeg,
+                                             modelDeclinationDeg: north?.modelDeclinationDeg, notice: onNotice)
+            .phoneSeries(log, metadata: recording.metadata) else {
+            throw InputError(file: recording.path, field: "--pose-source",
                              "the recording has no orientation of the phone's own (Sensor Logger's Orientation.csv, or orientation rows): record with Orientation on, or leave out --pose-source phone")
         }
         if !series.headingIsAbsolute { onNotice?("heading is relative: the phone's orientation has no known north") }
-        return try finish(series, log: log, reader: reader)
+        return try finish(series, log: log, recording: recording)
     }
 
     /// Pose rows and frame poses from the settled series.
-    func finish(_ series: AttitudeSeries, log: LoadedLog, reader: any LogSource) throws -> FusionResult {
-        var series = series
-        try refineAttitudes?(&series, log.track, reader.metadata)
-
+    func finish(_ series: AttitudeSeries, log: LoadedLog, recording: Recording) throws -> FusionResult {
         if let onPose {
             for i in 0..<series.count { try onPose(series.times[i], Pose(series[i])) }
         }
@@ -206,12 +180,12 @@ public struct FusionPass {
         frames.reserveCapacity(slots.count)
         for f in slots {
             guard let q = series.orientation(at: f.time) else {
-                throw InputError(file: reader.path, line: f.line,
+                throw InputError(file: recording.path, line: f.line,
                                  "cannot fuse a pose for the frames: the log has no \(log.counts["accel"] == nil ? "accel" : "usable accel") samples")
             }
             frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q)))
         }
-        return FusionResult(frames: frames, track: log.track, metadata: reader.metadata, sampleCounts: log.counts,
+        return FusionResult(frames: frames, track: log.track, metadata: recording.metadata, sampleCounts: log.counts,
                             firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute,
                             footageOutside: (footageFrames?.count ?? 0) - (footageFrames == nil ? 0 : slots.count))
     }
@@ -290,7 +264,6 @@ public struct FusionPass {
             case .mag(let time, let field):
                 filter.updateMag(field, time: time)
             case .gps(let fix):
-                if stopAtFirstUsableFix && TrueNorth.isUsable(fix) { throw FirstUsableFix(fix: fix) }
                 track.add(fix)
             case .frame(let time, let still):
                 guard footageFrames == nil else { break }  // the footage's frames replace the log's
@@ -333,7 +306,7 @@ public struct FusionPass {
 
 /// A whole log read into memory for offline fusion: the sensor samples (compact), the GPS
 /// track, the frame rows, and what the counts and notices need.
-struct LoadedLog {
+public struct LoadedLog {
     var recording = SensorRecording()
     var track = GPSTrack()
     var frameRows: [FrameSlot] = []
@@ -342,8 +315,10 @@ struct LoadedLog {
     var counts: [String: Int] = [:]
     var firstTime: Double?, lastTime: Double?
     var firstUsableFix: GPSFix?
+    /// Why the reading stopped short: more than its limit of sensor samples (nil: read whole).
+    var overflow: String?
 
-    /// Reads `reader` to its end; throws `FusionPass.OfflineNotPossible` past `limit` samples.
+    /// Reads `reader` to its end, or up to `limit` sensor samples (then `overflow` says so).
     static func read(_ reader: any LogSource, limit: Int) throws -> LoadedLog {
         var log = LoadedLog()
         var gyro = 0, accel = 0, mag = 0, gps = 0, frame = 0, orientation = 0
@@ -367,7 +342,8 @@ struct LoadedLog {
                 log.orientations.append((time, attitude))
             }
             if gyro + accel + mag + orientation > limit {
-                throw FusionPass.OfflineNotPossible(reason: "over \(limit) sensor samples, too long to hold for offline fusion")
+                log.overflow = "over \(limit) sensor samples, too long to hold for offline fusion"
+                return log
             }
         }
         for (name, n) in [("gyro", gyro), ("accel", accel), ("mag", mag), ("gps", gps), ("frame", frame),

@@ -18,6 +18,9 @@ public struct NorthReference: Sendable {
     /// Where the recording was made, as far as north knows: `--at`, else the first usable
     /// GPS fix; nil when neither is there.
     public var position: GeoCoordinate?
+    /// WMM2025's declination at `position` whichever north was chosen (for a magnetic pass, what
+    /// turns a true-north phone orientation to it); nil without a position.
+    public var modelDeclinationDeg: Double?
 
     /// Puts the declination and the expected field into the filter's parameters.
     public func apply(to params: inout ComplementaryFilterParams) {
@@ -27,17 +30,34 @@ public struct NorthReference: Sendable {
     }
 }
 
-/// Chooses true or magnetic north for a log: true north (WMM2025 declination at the first
-/// GPS fix and the log's date) when the log has GPS fixes, unless `magnetic` is asked for.
+/// What the user says about north: `--magnetic`, `--date`, `--at`.
+public struct NorthChoice: Sendable {
+    /// Keep magnetic north even when the recording has a position.
+    public var magnetic = false
+    /// The magnetic model's date (nil: the log's start_utc, else today).
+    public var date: Date?
+    /// Where the recording was made, for the whole recording, instead of its GPS fixes.
+    public var at: GeoCoordinate?
+
+    public init(magnetic: Bool = false, date: Date? = nil, at: GeoCoordinate? = nil) {
+        self.magnetic = magnetic; self.date = date; self.at = at
+    }
+}
+
+/// Chooses true or magnetic north for a recording, once: true north (WMM2025 declination where
+/// it was made — `--at`, else its first usable GPS fix — at the log's date) unless `magnetic`
+/// is asked for or there is no position.
 public enum TrueNorth {
-    /// - Parameter at: a fixed position for the whole recording (`--at`), used instead of its
-    ///   GPS fixes (which are then not looked for).
-    public static func reference(logPath: String, metadata: LogMetadata, magnetic: Bool,
-                                 date: Date? = nil, at: GeoCoordinate? = nil, now: Date = Date()) throws -> NorthReference {
-        let fix = try at.map { GPSFix(time: 0, coordinate: $0, horizontalAccuracy: nil) } ?? firstFix(logPath: logPath)
-        var north = reference(firstFix: fix, metadata: metadata, magnetic: magnetic, date: date, now: now)
-        if at != nil { north.explanation += " (--at)" }
-        return north
+    /// The north of `recording` (reading ahead to its first usable fix unless `--at` is given).
+    public static func reference(for recording: Recording, _ choice: NorthChoice, now: Date = Date()) throws -> NorthReference {
+        if let at = choice.at {
+            var north = reference(firstFix: GPSFix(time: 0, coordinate: at, horizontalAccuracy: nil), metadata: recording.metadata,
+                                  magnetic: choice.magnetic, date: choice.date, now: now)
+            north.explanation += " (--at)"
+            return north
+        }
+        return reference(firstFix: try recording.firstUsableFix(), metadata: recording.metadata, magnetic: choice.magnetic,
+                         date: choice.date, now: now)
     }
 
     /// The reference for a log whose first usable GPS fix is `firstFix` (nil: none).
@@ -66,12 +86,12 @@ public enum TrueNorth {
         let intensity = field.total / 1000, dip = field.inclinationDeg
         if magnetic {
             return NorthReference(declinationDeg: 0, isTrueNorth: false, explanation: "magnetic north (--magnetic)",
-                                  expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate)
+                                  expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate, modelDeclinationDeg: d)
         }
         return NorthReference(declinationDeg: d, isTrueNorth: true,
                               explanation: String(format: "true north: WMM2025 declination %+.2f° at %.5f, %.5f", d,
                                                   fix.coordinate.latitude, fix.coordinate.longitude) + note,
-                              expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate)
+                              expectedFieldUT: intensity, expectedDipDeg: dip, position: fix.coordinate, modelDeclinationDeg: d)
     }
 
     /// A `--date` value, YYYY-MM-DD, as midnight UTC; nil when malformed or not a real date.
@@ -86,28 +106,16 @@ public enum TrueNorth {
         return date
     }
 
-    /// The first usable GPS fix of a log (a quick scan that stops at the first one). For a
-    /// poiar-log/1 file, its lines are first only looked through for a `gps` row (no numbers
-    /// parsed), so a log without GPS is not parsed twice.
-    public static func firstFix(logPath: String) throws -> GPSFix? {
-        let reader = try openLogSource(path: logPath)
-        if reader is SensorLogReader, try !SensorLogReader.hasGPSRow(path: logPath) { return nil }
-        while let r = try reader.nextRecord() {
-            if case .gps(let fix) = r.sample, isUsable(fix) { return fix }
-        }
-        return nil
-    }
-
     /// The error for a replay or map of a recording without a position: neither `--at` nor a
     /// usable GPS fix. Given before the recording is fused.
-    public static func noPosition(logPath: String, source: any LogSource) throws -> InputError {
-        if try openLogSource(path: logPath).nextRecord() == nil {
-            return InputError(file: logPath, "no frames: the log has no samples to replay")
+    public static func noPosition(_ recording: Recording) throws -> InputError {
+        if try recording.isEmpty() {
+            return InputError(file: recording.path, "no frames: the log has no samples to replay")
         }
-        if let sensors = source.sensors, !sensors.contains("gps") {
-            return InputError(file: logPath, "the recording has no location (no GPS file): give --at LAT,LON[,ALT], where it was made")
+        if let sensors = recording.sensors, !sensors.contains("gps") {
+            return InputError(file: recording.path, "the recording has no location (no GPS file): give --at LAT,LON[,ALT], where it was made")
         }
-        return InputError(file: logPath, "no usable GPS fix (none, or all worse than \(Int(GPSTrack.defaultMaxAccuracy)) m): give --at LAT,LON[,ALT], where the recording was made")
+        return InputError(file: recording.path, "no usable GPS fix (none, or all worse than \(Int(GPSTrack.defaultMaxAccuracy)) m): give --at LAT,LON[,ALT], where the recording was made")
     }
 
     /// Whether a fix is good enough to place the magnetic model (the GPS track's own bound).

@@ -1,0 +1,200 @@
+import Foundation
+import Fusion
+import PhoneImport
+import POIARCore
+import SensorLog
+
+/// One recording (a `poiar-log/1` log, a phone app's export, a GoPro clip), opened once for a
+/// whole command.
+///
+/// Opening reads its header (metadata, sensors). The first reading then goes as far as the
+/// command needs: to the first usable GPS fix (for north and `--fetch`; the records met on
+/// the way are kept for the pass that follows), or to the end (`loadWhole`, for offline
+/// fusion: the streams in memory, the GPS track, the frame rows, the counts, the time span).
+/// North is resolved from it once (`TrueNorth.reference(for:)`). A streaming pass (causal
+/// fusion) continues the first reading where it stopped. The recording is read a second time
+/// only when the first reading is used up and a pass or the MCAP file needs the samples again
+/// (`secondReading`); a GoPro clip's telemetry is not parsed again for it.
+public final class Recording {
+    public let path: String
+    public let metadata: LogMetadata
+    /// The sensors the recording holds, when known without reading it (`LogSource.sensors`).
+    public let sensors: Set<String>?
+
+    /// The first reading; nil once it is used up.
+    private var first: (any LogSource)?
+    private var firstEnded = false
+    /// Whether every record the first reading gave is still there for a pass (false once
+    /// records were dropped: a pass then reads the recording again).
+    private var firstIsWhole = true
+    /// Records the first reading gave while looking ahead, not yet handed to a pass.
+    private var ahead: [LogRecord] = []
+    private var aheadIndex = 0
+    /// Notices the first reading gave while looking ahead: said when a pass starts, where the
+    /// reading's notices belong.
+    private var heldNotices: [String] = []
+    private var firstFix: GPSFix??
+    private var whole: LoadedLog?
+    /// Why the recording cannot be held whole for offline fusion, once found.
+    private var tooLong: String?
+    /// How many times the recording was opened (1, then 2 after `secondReading`).
+    public private(set) var readings = 1
+    /// A new reading from the start: the file opened again, or for a GoPro clip the telemetry
+    /// already parsed, walked again.
+    private let reopen: () throws -> any LogSource
+
+    /// Records kept at most while looking ahead for the first usable fix; past them the search
+    /// goes on without keeping them, and the pass reads the recording again.
+    static let readAheadLimit = 1 << 20
+
+    /// A log, a phone export or a clip: told once, from its first bytes.
+    public let kind: RecordingKind
+
+    public init(path: String) throws {
+        self.path = path
+        let source = try openLogSource(path: path)
+        kind = RecordingKind(of: source)
+        metadata = source.metadata
+        sensors = source.sensors
+        first = source
+        if let clip = source as? GoProRecording {
+            reopen = { clip.reopened() }
+        } else {
+            reopen = { [path, kind] in try openLogSource(path: path, kind: kind) }
+        }
+        source.onNotice = { [unowned self] in self.heldNotices.append($0) }
+    }
+
+    // MARK: - What one reading tells
+
+    /// The first usable GPS fix (accurate enough to place the magnetic model,
+    /// `TrueNorth.isUsable`); nil when the recording has none. Found once.
+    public func firstUsableFix() throws -> GPSFix? {
+        if let firstFix { return firstFix }
+        var found: GPSFix?
+        while let record = try readFirst() {
+            if firstIsWhole {
+                if ahead.count - aheadIndex < Self.readAheadLimit {
+                    ahead.append(record)
+                } else {
+                    ahead = []; aheadIndex = 0
+                    firstIsWhole = false
+                }
+            }
+            if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { found = fix; break }
+        }
+        firstFix = .some(found)
+        return found
+    }
+
+    /// Whether the recording has no samples at all.
+    public func isEmpty() throws -> Bool {
+        if let whole { return whole.firstTime == nil }
+        if aheadIndex < ahead.count { return false }
+        guard firstIsWhole else { return false }  // records were read and dropped
+        guard let record = try readFirst() else { return true }
+        ahead.append(record)
+        return false
+    }
+
+    /// The whole recording in memory for offline fusion, read once to its end. Throws
+    /// `FusionPass.OfflineNotPossible` when it is too long to hold (a plain log file too
+    /// large, or past `limit` sensor samples); its first usable fix is known all the same.
+    @discardableResult
+    public func loadWhole(limit: Int = FusionPass.maxOfflineSamples) throws -> LoadedLog {
+        if let whole { return whole }
+        if let tooLong { throw FusionPass.OfflineNotPossible(reason: tooLong) }
+        if limit == FusionPass.maxOfflineSamples, first is SensorLogReader, !path.hasSuffix(".gz"),
+           let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int,
+           size > limit * FusionPass.longestSensorRowBytes {
+            // Surely more samples than can be held: not read whole only to find that out.
+            tooLong = "\(size / 1_000_000) MB, too long to hold for offline fusion"
+            throw FusionPass.OfflineNotPossible(reason: tooLong!)
+        }
+        let reading = firstIsWhole ? RecordStream(self) : try secondReading()
+        let log = try LoadedLog.read(reading, limit: limit)
+        if let overflow = log.overflow {
+            tooLong = overflow
+            firstIsWhole = false
+            if firstFix == nil {
+                var found = log.firstUsableFix
+                while found == nil, let record = try reading.nextRecord() {
+                    if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { found = fix }
+                }
+                firstFix = .some(found)
+            }
+            throw FusionPass.OfflineNotPossible(reason: overflow)
+        }
+        whole = log
+        firstFix = .some(log.firstUsableFix)
+        first = nil
+        firstIsWhole = false
+        return log
+    }
+
+    // MARK: - Readings for a pass
+
+    /// The recording as a stream of records for a pass: the first reading where it stopped
+    /// (the records it looked ahead at first), or a second reading when the first is used up.
+    /// The first reading's held notices are said through `notice` first.
+    public func stream(notice: ((String) -> Void)?) throws -> any LogSource {
+        releaseNotices(to: notice)
+        let reading: any LogSource = firstIsWhole ? RecordStream(self) : try secondReading()
+        reading.onNotice = notice
+        return reading
+    }
+
+    /// Says the notices the first reading gave so far, and passes its later ones straight on.
+    public func releaseNotices(to notice: ((String) -> Void)?) {
+        heldNotices.forEach { notice?($0) }
+        heldNotices.removeAll()
+        first?.onNotice = notice
+    }
+
+    /// Another reading of the recording from its start, whose notices are not said unless
+    /// the caller sets `onNotice` (the first reading said them).
+    public func secondReading() throws -> any LogSource {
+        readings += 1
+        let reading = try reopen()
+        reading.onNotice = nil
+        return reading
+    }
+
+    private func readFirst() throws -> LogRecord? {
+        guard !firstEnded, let first else { return nil }
+        if let record = try first.nextRecord() { return record }
+        firstEnded = true
+        return nil
+    }
+
+    fileprivate func nextForPass() throws -> LogRecord? {
+        if aheadIndex < ahead.count {
+            let record = ahead[aheadIndex]
+            aheadIndex += 1
+            if aheadIndex == ahead.count { ahead = []; aheadIndex = 0 }
+            return record
+        }
+        return try readFirst()
+    }
+}
+
+/// A pass's view of a recording's first reading, as a `LogSource`: the records looked ahead
+/// at, then the rest.
+final class RecordStream: LogSource {
+    let path: String
+    let metadata: LogMetadata
+    /// Where the reading's notices go (the held ones first).
+    var onNotice: ((String) -> Void)? {
+        get { nil }
+        set { recording.releaseNotices(to: newValue) }
+    }
+    private unowned let recording: Recording
+
+    init(_ recording: Recording) {
+        self.recording = recording
+        path = recording.path
+        metadata = recording.metadata
+    }
+
+    func nextRecord() throws -> LogRecord? { try recording.nextForPass() }
+}
