@@ -119,6 +119,14 @@ public struct WorldMagneticModel: Sendable {
         return Field(north: north, east: east, down: down)
     }
 
+    /// WMM2025's field where (`place`, its altitude above the ellipsoid, 0 when unknown) and
+    /// when (`date`) a recording was made: the one way poiar asks the model, for north, for the
+    /// checks of a phone's orientation and a GoPro's magnetometer, and for the simulator.
+    public static func field(at place: GeoCoordinate, on date: Date) -> Field {
+        wmm2025.field(latitude: place.latitude, longitude: place.longitude, heightKm: (place.altitude ?? 0) / 1000,
+                      year: decimalYear(date))
+    }
+
     /// Decimal year of a date: year + (day of year − 1 + fraction of day) / days in the year.
     public static func decimalYear(_ date: Date) -> Double {
         var cal = Calendar(identifier: .gregorian)

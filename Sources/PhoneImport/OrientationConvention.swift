@@ -172,12 +172,3 @@ enum OrientationCheck {
 
     static func deg(_ v: Double) -> String { String(format: "%.1f", v) }
 }
-
-/// The declination (° east of true north) where and when a recording was made, from WMM2025,
-/// to tell whether a phone's orientation is to magnetic or true north.
-enum MagneticDeclination {
-    static func degrees(at c: GeoCoordinate, on date: Date) -> Double {
-        WorldMagneticModel.wmm2025.field(latitude: c.latitude, longitude: c.longitude, heightKm: (c.altitude ?? 0) / 1000,
-                                         year: WorldMagneticModel.decimalYear(date)).declinationDeg
-    }
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 import SensorLog
 
@@ -253,7 +254,7 @@ enum SensorLoggerImport {
             }
             let samples = try checkSamples(orientation: try quaternions(true), up: up, upIsGravity: gravity != nil,
                                            field: try mag.flatMap { try vectors($0.name, scale: 1, quiet: true) })
-            let declination = firstFix.map { MagneticDeclination.degrees(at: $0.coordinate, on: start) }.flatMap { $0.isFinite ? $0 : nil }
+            let declination = firstFix.map { WorldMagneticModel.field(at: $0.coordinate, on: start).declinationDeg }.flatMap { $0.isFinite ? $0 : nil }
             let result = OrientationCheck.check(samples, documented: documented, declinationDeg: declination)
             let name = orientation.display
             if let convention = result.convention {

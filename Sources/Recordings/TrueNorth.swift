@@ -80,8 +80,7 @@ public enum TrueNorth {
         if year < model.validFrom || year >= model.validUntil {
             note += "; \(String(format: "%.1f", year)) is outside WMM2025's validity (2025.0–2030.0), the model was extrapolated"
         }
-        let field = model.field(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
-                                heightKm: (fix.coordinate.altitude ?? 0) / 1000, year: year)
+        let field = WorldMagneticModel.field(at: fix.coordinate, on: when)
         let d = field.declinationDeg
         let intensity = field.total / 1000, dip = field.inclinationDeg
         if magnetic {

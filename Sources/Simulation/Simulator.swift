@@ -140,8 +140,8 @@ public struct Simulator: Sendable {
         self.config = config
         trajectory = try Trajectory(config: config)
         let alt = (first.altitude ?? config.groundAltitude) + Trajectory.handHeight
-        let year = WorldMagneticModel.decimalYear(config.startUTC)
-        let field = WorldMagneticModel.wmm2025.field(latitude: first.latitude, longitude: first.longitude, heightKm: alt / 1000, year: year)
+        let field = WorldMagneticModel.field(at: GeoCoordinate(latitude: first.latitude, longitude: first.longitude, altitude: alt),
+                                             on: config.startUTC)
         fieldENU = field.enuMicrotesla
         declinationDeg = field.declinationDeg
     }

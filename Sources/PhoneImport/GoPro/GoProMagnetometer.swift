@@ -38,9 +38,7 @@ enum GoProMagnetometer {
                       place: GeoCoordinate?, date: Date?) -> Verdict {
         guard !field.isEmpty else { return .unusable("no samples") }
         guard let place else { return .unusable("the clip has no GPS fix to check it against the Earth's field (WMM2025)") }
-        let year = WorldMagneticModel.decimalYear(date ?? Date())
-        let model = WorldMagneticModel.wmm2025.field(latitude: place.latitude, longitude: place.longitude,
-                                                    heightKm: (place.altitude ?? 0) / 1000, year: year)
+        let model = WorldMagneticModel.field(at: place, on: date ?? Date())
         let expected = model.total / 1000  // nT → µT
         func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
         let strength = median(field.map { $0.v.norm })
