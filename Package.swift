@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
         // One recording opened once: its first reading, north resolved once, the fusion pass
         // (offline or causal), the GPS track, the heading of a recording without a magnetometer.
-        .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Fusion", "Projection"]),
+        .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "Projection"]),
         .target(name: "Replay", dependencies: [
             "Recordings",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",

@@ -9,18 +9,10 @@ import POIARCore
 /// Format, "Timed Metadata Media"); the time is the first item whose value is a big-endian
 /// 64-bit integer (8 bytes) or a string of digits.
 public enum CaptureTimeTrack {
-    /// The track's samples, (time on the video's timeline in seconds, capture time in ns since
-    /// 1970), in file order; nil when the file has no `mebx` track.
-    public static func read(path: String) throws -> [(time: Double, captureNs: Int64)]? {
-        let file = try MediaFile(path: path)
-        guard let track = file.stream(tagged: "mebx") else { return nil }
-        var out: [(time: Double, captureNs: Int64)] = []
-        try file.forEachPacket(of: track) { time, bytes in
-            guard let time, let ns = captureNanoseconds(bytes) else { return }
-            out.append((time, ns))
-        }
-        return out
-    }
+    /// The track's sample entry. Its samples, (time on the video's timeline in seconds,
+    /// capture time in ns since 1970), are read with the video's frame stamps
+    /// (`VideoDecoder.captureTimeSamples`), in one pass over the file.
+    static let tag = "mebx"
 
     /// The capture time in one sample, nil when it holds none this reader knows.
     static func captureNanoseconds(_ sample: UnsafeRawBufferPointer) -> Int64? {

@@ -51,21 +51,32 @@ public final class FootageSource {
             isGoPro = false
         } else {
             let decoder = try VideoDecoder(path: path)
-            kind = .video
-            let name = URL(fileURLWithPath: path).lastPathComponent
-            // A phone's video with each frame's capture time (Sensor Logger): on the UTC clock.
-            if let samples = try CaptureTimeTrack.read(path: path),
-               let times = CaptureTimeTrack.captureTimes(frameTimes: decoder.frameTimes, samples: samples) {
-                clock = .utc
-                frames = times.map { Frame(time: $0, name: name) }
-                notice("\(path): each frame's capture time from its timed-metadata track (\(samples.count) samples)")
-            } else {
-                clock = .clip
-                frames = decoder.frameTimes.map { Frame(time: $0, name: name) }
-            }
+            (kind, clock, frames) = Self.frames(of: decoder, notice: notice)
             video = decoder
             isGoPro = decoder.carriesGoProTelemetry
         }
+    }
+
+    /// A video already open (a GoPro clip whose telemetry was read from the same file).
+    public init(video file: MediaFile, notice: (String) -> Void = { _ in }) throws {
+        path = file.path
+        let decoder = try VideoDecoder(file: file)
+        (kind, clock, frames) = Self.frames(of: decoder, notice: notice)
+        video = decoder
+        isGoPro = decoder.carriesGoProTelemetry
+    }
+
+    /// A video's frames: on the UTC clock by its capture-time track when it has one (a
+    /// phone's, from Sensor Logger), else on its own timeline.
+    private static func frames(of decoder: VideoDecoder, notice: (String) -> Void) -> (Kind, Clock, [Frame]) {
+        let path = decoder.path
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        if let samples = decoder.captureTimeSamples,
+           let times = CaptureTimeTrack.captureTimes(frameTimes: decoder.frameTimes, samples: samples) {
+            notice("\(path): each frame's capture time from its timed-metadata track (\(samples.count) samples)")
+            return (.video, .utc, times.map { Frame(time: $0, name: name) })
+        }
+        return (.video, .clip, decoder.frameTimes.map { Frame(time: $0, name: name) })
     }
 
     /// Stills whose bytes are read elsewhere (a phone export's zip): `display` names them.

@@ -78,9 +78,17 @@ public final class MediaFile {
     /// call). Other streams are skipped without being read into packets. Reads from where the
     /// file stands: once per `MediaFile`.
     public func forEachPacket(of stream: Stream, _ body: (Double?, UnsafeRawBufferPointer) throws -> Void) throws {
+        try forEachPacket(of: [stream]) { _, time, bytes in try body(time, bytes) }
+    }
+
+    /// As `forEachPacket(of:)`, for several streams in one pass: `body` gets each packet's
+    /// stream, in file order.
+    public func forEachPacket(of wanted: [Stream], _ body: (Stream, Double?, UnsafeRawBufferPointer) throws -> Void) throws {
         guard let ctx = context else { return }
+        var byIndex: [Int: Stream] = [:]
+        for s in wanted { byIndex[s.index] = s }
         for i in 0..<Int(ctx.pointee.nb_streams) {
-            ctx.pointee.streams[i]!.pointee.discard = i == stream.index ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+            ctx.pointee.streams[i]!.pointee.discard = byIndex[i] != nil ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
         defer { for i in 0..<Int(ctx.pointee.nb_streams) { ctx.pointee.streams[i]!.pointee.discard = AVDISCARD_DEFAULT } }
         var packet = av_packet_alloc()
@@ -89,14 +97,25 @@ public final class MediaFile {
             let r = av_read_frame(ctx, packet)
             if r == poiar_averror_eof() { break }
             guard r >= 0 else {
-                throw InputError(file: path, "cannot read stream \(stream.index) (\(stream.tag)): \(FFmpegLog.text(r)): is the file truncated?")
+                let names = wanted.map { "\($0.index) (\($0.tag))" }.joined(separator: ", ")
+                throw InputError(file: path, "cannot read stream\(wanted.count == 1 ? "" : "s") \(names): \(FFmpegLog.text(r)): is the file truncated?")
             }
             defer { av_packet_unref(packet) }
-            guard Int(packet!.pointee.stream_index) == stream.index else { continue }
+            guard let stream = byIndex[Int(packet!.pointee.stream_index)] else { continue }
             let pts = packet!.pointee.pts
             let time = pts == poiar_av_nopts_value() ? nil : Double(pts) * stream.timeBase
-            try body(time, UnsafeRawBufferPointer(start: packet!.pointee.data, count: Int(packet!.pointee.size)))
+            try body(stream, time, UnsafeRawBufferPointer(start: packet!.pointee.data, count: Int(packet!.pointee.size)))
         }
+    }
+
+    /// Back to the start of the file, every stream at its first packet, for another pass
+    /// over the same open file (a GoPro clip's telemetry, then its video). False when the
+    /// file cannot seek (a single image read by the image demuxer).
+    public func rewind() -> Bool {
+        guard let ctx = context else { return false }
+        guard av_seek_frame(ctx, -1, 0, AVSEEK_FLAG_BACKWARD) >= 0 else { return false }
+        avformat_flush(ctx)
+        return true
     }
 
     /// Whether the file starts as an ISO base media file (MP4, MOV, a GoPro clip): its first

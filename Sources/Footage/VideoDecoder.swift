@@ -31,7 +31,10 @@ public final class VideoDecoder {
     /// Every frame's presentation time, seconds, in presentation order.
     public let frameTimes: [Double]
 
-    private let file: MediaFile
+    private var file: MediaFile
+    /// The file's `mebx` timed-metadata samples (a phone video's capture times,
+    /// `CaptureTimeTrack`), read in the same pass as the frames' stamps; nil: no such track.
+    public let captureTimeSamples: [(time: Double, captureNs: Int64)]?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var decoded: UnsafeMutablePointer<AVFrame>?
@@ -49,9 +52,15 @@ public final class VideoDecoder {
 
     /// Opens the best video stream of `path`. Throws, naming the file, when there is none,
     /// when its codec cannot be decoded here, or when a frame is over `maxPixels`.
-    public init(path: String, maxPixels: Int = 100_000_000) throws {
-        self.path = path
-        file = try MediaFile(path: path)
+    public convenience init(path: String, maxPixels: Int = 100_000_000) throws {
+        try self.init(file: MediaFile(path: path), maxPixels: maxPixels)
+    }
+
+    /// The best video stream of a file already open (its other passes, a GoPro clip's
+    /// telemetry, done or still to come: the decoder goes back to the file's start).
+    public init(file: MediaFile, maxPixels: Int = 100_000_000) throws {
+        path = file.path
+        self.file = file
         guard let ctx = file.context else { throw InputError(file: path, "cannot open") }
         let best = av_find_best_stream(ctx, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         guard best >= 0 else {
@@ -78,12 +87,17 @@ public final class VideoDecoder {
         }
         packet = av_packet_alloc()
         decoded = av_frame_alloc()
-        // Every frame's time, from a pass over the packets (read, not decoded).
-        let stamps = try VideoDecoder.packetStamps(path: path, stream: stream).sorted()
+        // Every frame's time, from a pass over the packets (read, not decoded), with the
+        // capture-time track's samples when there is one.
+        let (stamps, captureSamples) = try VideoDecoder.packetStamps(file: file, stream: stream)
         let timeBase = stream.timeBase
-        frameStamps = stamps
-        frameTimes = stamps.map { Double($0) * timeBase }
+        frameStamps = stamps.sorted()
+        frameTimes = frameStamps.map { Double($0) * timeBase }
+        captureTimeSamples = captureSamples
         guard !frameTimes.isEmpty else { throw InputError(file: path, "video stream \(best) has no frames") }
+        // Decoding starts from the file's start, as for a file opened afresh (a single image
+        // cannot seek back: it is opened again).
+        if !file.rewind() { self.file = try MediaFile(path: path) }
     }
 
     deinit {
@@ -98,16 +112,24 @@ public final class VideoDecoder {
     /// Whether the file also holds GoPro's GPMF telemetry track (`gpmd`): a GoPro's clip.
     public var carriesGoProTelemetry: Bool { file.stream(tagged: "gpmd") != nil }
 
-    /// The presentation time stamps of a stream's packets, read without decoding.
-    static func packetStamps(path: String, stream: MediaFile.Stream) throws -> [Int64] {
-        let file = try MediaFile(path: path)
+    /// The presentation time stamps of a stream's packets, read without decoding from the
+    /// file's start, and the capture-time track's samples (`CaptureTimeTrack`) in the same pass.
+    static func packetStamps(file: MediaFile, stream: MediaFile.Stream) throws
+        -> (stamps: [Int64], captureSamples: [(time: Double, captureNs: Int64)]?) {
+        _ = file.rewind()  // another pass may have read the file already; a fresh one stands at its start
+        let captureTrack = file.stream(tagged: CaptureTimeTrack.tag)
         var stamps: [Int64] = []
+        var samples: [(time: Double, captureNs: Int64)] = []
         var missing = 0
-        try file.forEachPacket(of: stream) { time, _ in
-            if let time { stamps.append(Int64((time / stream.timeBase).rounded())) } else { missing += 1 }
+        try file.forEachPacket(of: [stream] + (captureTrack.map { [$0] } ?? [])) { s, time, bytes in
+            if s.index == stream.index {
+                if let time { stamps.append(Int64((time / stream.timeBase).rounded())) } else { missing += 1 }
+            } else if let time, let ns = CaptureTimeTrack.captureNanoseconds(bytes) {
+                samples.append((time, ns))
+            }
         }
-        guard missing == 0 else { throw InputError(file: path, "\(missing) video packet(s) without a presentation time") }
-        return stamps
+        guard missing == 0 else { throw InputError(file: file.path, "\(missing) video packet(s) without a presentation time") }
+        return (stamps, captureTrack == nil ? nil : samples)
     }
 
     /// Frame `index` (in presentation order, from 0).

@@ -1,3 +1,4 @@
+import Footage
 import Foundation
 import Fusion
 import PhoneImport
@@ -49,11 +50,14 @@ public final class Recording {
 
     /// A log, a phone export or a clip: told once, from its first bytes.
     public let kind: RecordingKind
+    /// A clip's file, open since its telemetry was read: its video is decoded from it.
+    public let clip: MediaFile?
 
     public init(path: String) throws {
         self.path = path
         let source = try openLogSource(path: path)
         kind = RecordingKind(of: source)
+        clip = (source as? GoProRecording)?.media
         metadata = source.metadata
         sensors = source.sensors
         first = source

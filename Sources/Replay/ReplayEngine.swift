@@ -91,7 +91,7 @@ public final class ReplayEngine {
             _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                               fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         }
-        let footage = try RecordingFootage.find(options.footage, logPath: options.logPath, kind: recording.recording.kind, metadata: recording.metadata,
+        let footage = try RecordingFootage.find(options.footage, recording: recording.recording,
                                                 logFolder: recording.logFolder, notice: notice)
         let mcap = try options.mcap.map {
             try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true,

@@ -1,3 +1,4 @@
+import Footage
 import Foundation
 import Geodesy
 import GeodesyData
@@ -15,10 +16,13 @@ struct GoProImport {
     var metadata = LogMetadata()
     var notices: [String] = []
     var sensors: Set<String> = []
+    /// The clip, open, for its video.
+    var media: MediaFile?
 
     static func read(path: String, geoid: Geoid = .system) throws -> GoProImport {
         let telemetry = try GoProTelemetry.read(path: path)
         var out = GoProImport()
+        out.media = telemetry.media
         var notes: [(key: String, value: String)] = []
         let file = URL(fileURLWithPath: path).lastPathComponent
         let devices = telemetry.payloads.flatMap(\.streams.devices)

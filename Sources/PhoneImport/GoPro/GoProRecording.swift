@@ -1,3 +1,4 @@
+import Footage
 import Foundation
 import Geodesy
 import GeodesyData
@@ -15,6 +16,9 @@ public final class GoProRecording: LogSource {
     public let metadata: LogMetadata
     public var onNotice: ((String) -> Void)?
     public let sensors: Set<String>?
+    /// The clip, open: its video frames are decoded from the file its telemetry was read from
+    /// (`FootageSource(video:)`), so a replay opens the clip once.
+    public let media: MediaFile?
     private let records: [LogRecord]
     private var next = 0
     private var pending: [String]
@@ -28,6 +32,7 @@ public final class GoProRecording: LogSource {
         records = read.records
         metadata = read.metadata
         sensors = read.sensors
+        media = read.media
         pending = read.notices
     }
 
@@ -36,6 +41,7 @@ public final class GoProRecording: LogSource {
         records = other.records
         metadata = other.metadata
         sensors = other.sensors
+        media = other.media
         pending = []
     }
 

@@ -19,6 +19,8 @@ struct GoProTelemetry {
     var payloads: [Payload]
     /// The clip's length, s, when the container says.
     var clipDuration: Double?
+    /// The clip, open: its video is decoded from the same file (`FootageSource(video:)`).
+    var media: MediaFile? = nil
     /// The video stream's codec (`h264`, `hevc`), when there is one.
     var videoCodec: String?
 
@@ -63,7 +65,7 @@ struct GoProTelemetry {
             throw InputError(file: path, "its GPMF telemetry track (gpmd) holds no payloads: the clip is empty or cut short")
         }
         let video = media.streams.first { $0.kind == .video }
-        return GoProTelemetry(payloads: payloads, clipDuration: media.duration, videoCodec: video?.codecName)
+        return GoProTelemetry(payloads: payloads, clipDuration: media.duration, media: media, videoCodec: video?.codecName)
     }
 
     /// The streams of `key` in each payload (empty where a payload has none).

@@ -37,8 +37,9 @@ final class RecordingFootage {
     /// video (a GoPro clip), the log's `# footage:` line, a phone export's `Camera/` folder;
     /// nil when there is none. With `auto` the offset is the one the footage's clock implies
     /// (the centre of the search) until `setEstimatedOffset`.
-    static func find(_ options: FootageOptions, logPath: String, kind: RecordingKind, metadata: LogMetadata, logFolder: URL,
+    static func find(_ options: FootageOptions, recording: Recording, logFolder: URL,
                      notice: (String) -> Void) throws -> RecordingFootage? {
+        let logPath = recording.path, kind = recording.kind, metadata = recording.metadata
         let path: String
         let origin: Origin
         var archived: PhoneCameraFiles?
@@ -70,6 +71,7 @@ final class RecordingFootage {
         }
         let source = try archived.map { FootageSource(stills: try StillSequence(names: $0.names, folder: $0.display, notice: notice),
                                                       display: $0.display) }
+            ?? (origin == .ownVideo ? recording.clip.map { try FootageSource(video: $0, notice: notice) } : nil)
             ?? FootageSource(path: path, notice: notice)
         // The offset the footage's clock implies: the default, and the centre of an `auto` search.
         let implied: (offset: Double, reason: String)
