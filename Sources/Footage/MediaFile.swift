@@ -26,6 +26,8 @@ public final class MediaFile {
     }
 
     public private(set) var streams: [Stream] = []
+    /// Whether a pass has read packets since the file was opened or rewound.
+    public private(set) var isRead = false
 
     /// Opens `path` and reads its stream headers. Errors name the file: missing, not a media
     /// file, truncated so that its index cannot be read.
@@ -85,6 +87,7 @@ public final class MediaFile {
     /// stream, in file order.
     public func forEachPacket(of wanted: [Stream], _ body: (Stream, Double?, UnsafeRawBufferPointer) throws -> Void) throws {
         guard let ctx = context else { return }
+        isRead = true
         var byIndex: [Int: Stream] = [:]
         for s in wanted { byIndex[s.index] = s }
         for i in 0..<Int(ctx.pointee.nb_streams) {
@@ -115,6 +118,7 @@ public final class MediaFile {
         guard let ctx = context else { return false }
         guard av_seek_frame(ctx, -1, 0, AVSEEK_FLAG_BACKWARD) >= 0 else { return false }
         avformat_flush(ctx)
+        isRead = false
         return true
     }
 

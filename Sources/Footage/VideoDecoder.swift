@@ -95,9 +95,9 @@ public final class VideoDecoder {
         frameTimes = frameStamps.map { Double($0) * timeBase }
         captureTimeSamples = captureSamples
         guard !frameTimes.isEmpty else { throw InputError(file: path, "video stream \(best) has no frames") }
-        // Decoding starts from the file's start, as for a file opened afresh (a single image
-        // cannot seek back: it is opened again).
-        if !file.rewind() { self.file = try MediaFile(path: path) }
+        // Decoding starts from the file's start, as for a file opened afresh. A single image
+        // (libavformat's image demuxers) does not go back reliably: it is opened again.
+        if frameStamps.count == 1 || !file.rewind() { self.file = try MediaFile(path: path) }
     }
 
     deinit {
@@ -116,7 +116,9 @@ public final class VideoDecoder {
     /// file's start, and the capture-time track's samples (`CaptureTimeTrack`) in the same pass.
     static func packetStamps(file: MediaFile, stream: MediaFile.Stream) throws
         -> (stamps: [Int64], captureSamples: [(time: Double, captureNs: Int64)]?) {
-        _ = file.rewind()  // another pass may have read the file already; a fresh one stands at its start
+        if file.isRead, !file.rewind() {
+            throw InputError(file: file.path, "cannot go back to the start of the file to read its video")
+        }
         let captureTrack = file.stream(tagged: CaptureTimeTrack.tag)
         var stamps: [Int64] = []
         var samples: [(time: Double, captureNs: Int64)] = []
