@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "POIAR", targets: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
-            "Simulation", "Evaluation", "MCAP",
+            "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -68,12 +68,19 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         // The MCAP container (Foxglove, ROS 2 bags): a writer, hand-written (no Swift MCAP package).
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
+        // `--mcap`: a recording and its frames as an MCAP file in Foxglove's schemas.
+        .target(name: "Export", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "MCAP", "Rendering"]),
+        // `poiar map` and the flat-phone map: a track, its view cones and POIs over an OSM base map.
+        .target(name: "Maps", dependencies: ["POIARCore", "Geodesy", "Projection", "POIStore", "Rendering"]),
+        // `pose --bench-filter`, `bench-render`, `bench-footage`: the speed of the filter and of the codecs.
+        .target(name: "Benchmarks", dependencies: ["POIARCore", "SensorLog", "Fusion", "Footage", "Rendering"]),
         .target(name: "Replay", dependencies: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "MCAP", "Evaluation",
+            "Evaluation", "Export", "Maps",
         ]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Replay", "Export", "Maps", "Benchmarks", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection",
+            "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
