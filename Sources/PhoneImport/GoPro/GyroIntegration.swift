@@ -34,7 +34,8 @@ struct GyroIntegration {
     /// The index of the value in `sorted` nearest `t`; nil when empty.
     static func nearest(_ sorted: [Double], _ t: Double) -> Int? {
         guard !sorted.isEmpty else { return nil }
-        // The later of two as near (unlike `nearestIndex(to:)`): the attitudes were fitted so.
+        // The later of two as near (`nearestIndex(to:)` takes the earlier): kept so, as it always
+        // chose, for the clips' attitudes not to change.
         let lo = sorted.lowerBound(of: t)
         if lo == sorted.count { return lo - 1 }
         if lo > 0, t - sorted[lo - 1] < sorted[lo] - t { return lo - 1 }
