@@ -6,8 +6,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "POIAR", targets: [
-            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Recordings",
-            "Replay", "Simulation", "Evaluation", "MCAP",
+            "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
+            "Recordings", "Replay", "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -71,13 +71,20 @@ let package = Package(
         // One recording opened once: its first reading, north resolved once, the fusion pass
         // (offline or causal), the GPS track, the heading of a recording without a magnetometer.
         .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "Projection"]),
+        // `--mcap`: a recording and its frames as an MCAP file in Foxglove's schemas.
+        .target(name: "Export", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "MCAP", "Rendering"]),
+        // `poiar map` and the flat-phone map: a track, its view cones and POIs over an OSM base map.
+        .target(name: "Maps", dependencies: ["POIARCore", "Geodesy", "Projection", "POIStore", "Rendering"]),
+        // `pose --bench-filter`, `bench-render`, `bench-footage`: the speed of the filter and of the codecs.
+        .target(name: "Benchmarks", dependencies: ["POIARCore", "SensorLog", "Recordings", "Fusion", "Footage", "Rendering"]),
         .target(name: "Replay", dependencies: [
             "Recordings",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "MCAP", "Evaluation",
+            "Evaluation", "Export", "Maps",
         ]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "Recordings", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Replay", "Recordings", "Export", "Maps", "Benchmarks", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion",
+            "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -127,13 +127,8 @@ public struct PoseScore: Sendable, Equatable {
             guard let qt = truth.quaternions[i], truth.movement?[i] ?? true else { continue }
             eligible += 1
             guard !tp.isEmpty else { continue }
-            // First index with tp[j] >= t (numpy's searchsorted, left).
-            var lo = 0, hi = tp.count
-            while lo < hi { let mid = (lo + hi) / 2; if tp[mid] < t { lo = mid + 1 } else { hi = mid } }
-            let j0 = max(0, min(lo - 1, tp.count - 1)), j1 = max(0, min(lo, tp.count - 1))
-            let d0 = abs(tp[j0] - t), d1 = abs(tp[j1] - t)
-            let best = d1 < d0 ? j1 : j0
-            guard min(d0, d1) <= tol, let q = qp[best] else { continue }
+            // The nearest time, the earlier of two as near (numpy's searchsorted, left, and its neighbour).
+            guard let best = tp.nearestIndex(to: t), abs(tp[best] - t) <= tol, let q = qp[best] else { continue }
             pairs.append((q, qt))
         }
         return (pairs, eligible)

@@ -43,11 +43,7 @@ public enum CaptureTimeTrack {
         let halfFrame = frameTimes.count >= 2 ? (frameTimes[1] - frameTimes[0]) / 2 : 0.5
         var offsets: [Double?] = frameTimes.map { t in
             // Nearest sample by time (binary search).
-            var lo = 0, hi = sorted.count
-            while lo < hi { let mid = (lo + hi) / 2; if sorted[mid].time < t { lo = mid + 1 } else { hi = mid } }
-            let candidates = [lo - 1, lo].filter { $0 >= 0 && $0 < sorted.count }
-            guard let best = candidates.min(by: { abs(sorted[$0].time - t) < abs(sorted[$1].time - t) }),
-                  abs(sorted[best].time - t) <= halfFrame else { return nil }
+            guard let best = sorted.nearestIndex(to: t, by: \.time), abs(sorted[best].time - t) <= halfFrame else { return nil }
             let ns = sorted[best].captureNs
             return Double(ns / 1_000_000_000) + Double(ns % 1_000_000_000) / 1e9 - t
         }

@@ -54,12 +54,7 @@ struct GyroIntegral {
 
     /// The segment k (from sample k to k + 1) that holds `t`.
     private func segment(containing t: Double) -> Int {
-        var lo = 0, hi = times.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if times[mid] <= t { lo = mid } else { hi = mid }
-        }
-        return lo
+        times.interpolationInterval(for: t)
     }
 
     /// The integral up to `t`: the rate is linear over the segment, so the angle is quadratic.

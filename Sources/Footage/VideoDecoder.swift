@@ -163,11 +163,7 @@ public final class VideoDecoder {
 
     /// The index of the frame with stamp `stamp`, searching from `start` (frames come in order).
     private func nearestIndex(of stamp: Int64, from start: Int) -> Int {
-        var lo = 0, hi = frameStamps.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if frameStamps[mid] < stamp { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = frameStamps.lowerBound(of: stamp)
         if lo < frameStamps.count, frameStamps[lo] == stamp { return lo }
         // A stamp the packets did not list (should not happen): the next in order.
         return max(start, min(lo, frameStamps.count - 1))

@@ -78,8 +78,7 @@ public final class VideoWriter {
         self.url = url
         self.width = width; self.height = height
         codedWidth = width + width % 2; codedHeight = height + height % 2
-        temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        temporary = AtomicFile.temporaryURL(for: url)
         guard width > 0, height > 0, width <= ImageLimits.maxSide, height <= ImageLimits.maxSide else {
             throw InputError(file: url.path, "cannot encode frames of \(width)×\(height) pixels")
         }
@@ -238,9 +237,7 @@ public final class VideoWriter {
         fileOpen = false
         let closed = avio_closep(&format!.pointee.pb)
         guard closed >= 0 else { throw InputError(file: url.path, "cannot write: \(FFmpegLog.text(closed))") }
-        guard rename(temporary.path, url.path) == 0 else {
-            throw InputError(file: url.path, "cannot write: \(String(cString: strerror(errno)))")
-        }
+        try AtomicFile.replace(url, with: temporary)
         finished = true
     }
 }

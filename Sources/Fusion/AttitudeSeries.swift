@@ -61,11 +61,7 @@ public struct AttitudeSeries: Sendable, Equatable {
         if t <= times[0] { return self[0] }
         if t >= times[count - 1] { return self[count - 1] }
         // The last sample at or before t.
-        var lo = 0, hi = count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if times[mid] <= t { lo = mid } else { hi = mid }
-        }
+        let lo = times.interpolationInterval(for: t), hi = lo + 1
         let step = times[hi] - times[lo]
         if step > maxInterpolationGap { return t - times[lo] <= times[hi] - t ? self[lo] : self[hi] }
         guard step > 0 else { return self[lo] }

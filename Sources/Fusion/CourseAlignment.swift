@@ -67,12 +67,8 @@ public enum CourseAlignment {
             guard let first = knots.first, let last = knots.last else { return 0 }
             if time <= first.time { return first.offsetDeg }
             if time >= last.time { return last.offsetDeg }
-            var lo = 0, hi = knots.count - 1
-            while hi - lo > 1 {
-                let mid = (lo + hi) / 2
-                if knots[mid].time <= time { lo = mid } else { hi = mid }
-            }
-            let a = knots[lo], b = knots[hi]
+            let lo = knots.interpolationInterval(for: time, by: \.time)
+            let a = knots[lo], b = knots[lo + 1]
             return a.offsetDeg + (b.offsetDeg - a.offsetDeg) * (time - a.time) / (b.time - a.time)
         }
 

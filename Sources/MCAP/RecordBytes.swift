@@ -27,20 +27,21 @@ struct RecordBytes {
 
     /// `map<string, string>`, keys sorted so the bytes do not depend on a dictionary's order.
     mutating func stringMap(_ map: [String: String]) {
-        var entries = RecordBytes()
-        for key in map.keys.sorted() {
-            entries.string(key)
-            entries.string(map[key]!)
-        }
-        byteArray(entries.bytes)
+        self.map(map) { $0.string($1) } value: { $0.string($1) }
     }
 
     /// `map<uint16, uint64>` (channel ids to offsets or counts), in key order.
     mutating func channelMap(_ map: [UInt16: UInt64]) {
+        self.map(map) { $0.u16($1) } value: { $0.u64($1) }
+    }
+
+    /// A map: its byte length, then key and value after key and value, in key order.
+    private mutating func map<Key: Comparable, Value>(_ map: [Key: Value], key: (inout RecordBytes, Key) -> Void,
+                                                      value: (inout RecordBytes, Value) -> Void) {
         var entries = RecordBytes()
-        for key in map.keys.sorted() {
-            entries.u16(key)
-            entries.u64(map[key]!)
+        for k in map.keys.sorted() {
+            key(&entries, k)
+            value(&entries, map[k]!)
         }
         byteArray(entries.bytes)
     }

@@ -32,3 +32,11 @@ public struct GPSFix: Equatable, Sendable {
         self.time = time; self.coordinate = coordinate; self.horizontalAccuracy = horizontalAccuracy
     }
 }
+
+/// The device's positions over a recording (a replay's `GPSTrack`), as the outputs drawn or
+/// exported from it read them: the fixes in time order, and the position at any log time.
+public protocol PositionTrack: Sendable {
+    var fixes: [GPSFix] { get }
+    /// The position at `time`, between the fixes around it; nil when there is none.
+    func location(at time: Double) -> GPSFix?
+}

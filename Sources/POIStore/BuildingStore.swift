@@ -77,44 +77,28 @@ extension POIDatabase {
             }
         }
         let find = try RawStatement(db, "SELECT rid FROM building WHERE id = ?")
-        let insert = try RawStatement(db, """
+        let upsert = RowUpsert(insert: try RawStatement(db, """
             INSERT INTO building (min_height, height, height_source, rings, id) VALUES (?, ?, ?, ?, ?)
-            """)
-        let update = try RawStatement(db, """
+            """), update: try RawStatement(db, """
             UPDATE building SET min_height = ?, height = ?, height_source = ?, rings = ? WHERE rid = ?
-            """)
+            """), keyIndex: 5)
         let box = try RawStatement(db, """
             INSERT OR REPLACE INTO building_rtree (rid, min_lat, max_lat, min_lon, max_lon) VALUES (?, ?, ?, ?, ?)
             """)
         var inserted = 0, updated = 0
         // In Hilbert order of a vertex, so that nearby buildings share pages.
-        let order = buildings.indices.sorted { i, j in
-            let a = buildings[i].outer[0][0], b = buildings[j].outer[0][0]
-            let ka = CellKey.key(latitude: a.latitude, longitude: a.longitude)
-            let kb = CellKey.key(latitude: b.latitude, longitude: b.longitude)
-            return ka != kb ? ka < kb : i < j
-        }
+        let order = CellKey.hilbertOrder(buildings.map { $0.outer[0][0] })
         for b in order.map({ buildings[$0] }) {
             find.bind(1, b.id)
             let existing: Int64? = try find.step() ? find.int64(0) : nil
             find.reset()
-            let statement = existing == nil ? insert : update
+            let statement = upsert.statement(existing: existing)
             statement.bind(1, b.minHeight)
             statement.bind(2, b.height)
             statement.bind(3, b.heightSource.rawValue)
             statement.bind(4, BuildingRings.encode(outer: b.outer, inner: b.inner))
-            let rid: Int64
-            if let existing {
-                update.bind(5, existing)
-                try update.run()
-                rid = existing
-                updated += 1
-            } else {
-                insert.bind(5, b.id)
-                try insert.run()
-                rid = insert.lastInsertedRowID
-                inserted += 1
-            }
+            let rid = try upsert.run(existing: existing, id: b.id)
+            if existing == nil { inserted += 1 } else { updated += 1 }
             // The outer rings bound the building (inner rings lie inside them).
             let outer = b.outer.joined()
             box.bind(1, rid)

@@ -1,3 +1,5 @@
+import POIARCore
+
 /// The spatial key of poiar's POI index: the position of a point along a Hilbert curve over a
 /// 2²⁴ × 2²⁴ grid of longitude × latitude.
 ///
@@ -23,6 +25,13 @@ enum CellKey {
         if !(v >= 0) { return 0 }  // also NaN
         if v >= Double(side - 1) { return side - 1 }
         return Int(v)
+    }
+
+    /// The indices of `places` in the order of their cells (ties in the given order): rows
+    /// written so give nearby places nearby row ids, and a query's row lookups few pages.
+    static func hilbertOrder(_ places: [GeoCoordinate]) -> [Int] {
+        let keys = places.map { key(latitude: $0.latitude, longitude: $0.longitude) }
+        return keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }
     }
 
     /// The key of a position.

@@ -324,22 +324,9 @@ public enum PBFImporter {
 
     private static func parseWay(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
                                  _ collector: inout OSMElementSink) throws(ProtoError) {
-        var r = ProtoReader(raw)
-        var id: Int64 = 0
-        var keys: [UInt64] = [], values: [UInt64] = [], refs: [UInt64] = [], lats: [UInt64] = [], lons: [UInt64] = []
-        var info: (version: Int64?, visible: Bool) = (nil, true)
-        while let (field, wire) = try r.nextField() {
-            switch field {
-            case 1 where wire == .varint: id = Int64(bitPattern: try r.varint())
-            case 4 where wire == .lengthDelimited: info = try versionInfo(try r.bytes())
-            case 2: try r.repeatedVarints(wire, into: &keys)
-            case 3: try r.repeatedVarints(wire, into: &values)
-            case 8: try r.repeatedVarints(wire, into: &refs)
-            case 9: try r.repeatedVarints(wire, into: &lats)
-            case 10: try r.repeatedVarints(wire, into: &lons)
-            default: try r.skip(wire)
-            }
-        }
+        let element = try ElementFields(raw)
+        let id = element.id, keys = element.keys, values = element.values, info = element.info
+        let refs = element.lists.0, lats = element.lists.1, lons = element.lists.2
         var nodeRefs: [Int64] = []
         nodeRefs.reserveCapacity(refs.count)
         var ref: Int64 = 0
@@ -359,22 +346,9 @@ public enum PBFImporter {
 
     private static func parseRelation(_ raw: UnsafeRawBufferPointer, _ block: BlockContext,
                                       _ collector: inout OSMElementSink) throws(ProtoError) {
-        var r = ProtoReader(raw)
-        var id: Int64 = 0
-        var keys: [UInt64] = [], values: [UInt64] = [], roles: [UInt64] = [], memids: [UInt64] = [], types: [UInt64] = []
-        var info: (version: Int64?, visible: Bool) = (nil, true)
-        while let (field, wire) = try r.nextField() {
-            switch field {
-            case 1 where wire == .varint: id = Int64(bitPattern: try r.varint())
-            case 4 where wire == .lengthDelimited: info = try versionInfo(try r.bytes())
-            case 2: try r.repeatedVarints(wire, into: &keys)
-            case 3: try r.repeatedVarints(wire, into: &values)
-            case 8: try r.repeatedVarints(wire, into: &roles)
-            case 9: try r.repeatedVarints(wire, into: &memids)
-            case 10: try r.repeatedVarints(wire, into: &types)
-            default: try r.skip(wire)
-            }
-        }
+        let element = try ElementFields(raw)
+        let id = element.id, keys = element.keys, values = element.values, info = element.info
+        let roles = element.lists.0, memids = element.lists.1, types = element.lists.2
         let tags = try block.tags(keys: keys, values: values, element: "relation \(id)")
         guard info.visible else {
             return collector.add(.relation(id: id, members: [], tags: tags, center: nil), version: info.version, visible: false)
@@ -396,6 +370,32 @@ public enum PBFImporter {
             members.append(.init(type: type, ref: ref, role: try block.string(Int64(truncatingIfNeeded: roles[i]))))
         }
         collector.add(.relation(id: id, members: members, tags: tags, center: nil), version: info.version)
+    }
+
+    /// The fields a `Way` and a `Relation` message share: `id` (1), `keys` (2), `vals` (3),
+    /// `info` (4), and three packed lists at 8, 9 and 10 (a way's `refs`, `lat`, `lon`; a
+    /// relation's `roles_sid`, `memids`, `types`).
+    private struct ElementFields {
+        var id: Int64 = 0
+        var keys: [UInt64] = [], values: [UInt64] = []
+        var lists: ([UInt64], [UInt64], [UInt64]) = ([], [], [])
+        var info: (version: Int64?, visible: Bool) = (nil, true)
+
+        init(_ raw: UnsafeRawBufferPointer) throws(ProtoError) {
+            var r = ProtoReader(raw)
+            while let (field, wire) = try r.nextField() {
+                switch field {
+                case 1 where wire == .varint: id = Int64(bitPattern: try r.varint())
+                case 4 where wire == .lengthDelimited: info = try PBFImporter.versionInfo(try r.bytes())
+                case 2: try r.repeatedVarints(wire, into: &keys)
+                case 3: try r.repeatedVarints(wire, into: &values)
+                case 8: try r.repeatedVarints(wire, into: &lists.0)
+                case 9: try r.repeatedVarints(wire, into: &lists.1)
+                case 10: try r.repeatedVarints(wire, into: &lists.2)
+                default: try r.skip(wire)
+                }
+            }
+        }
     }
 
     /// An `Info` message's `version` (field 1) and `visible` (field 6; true when absent, as

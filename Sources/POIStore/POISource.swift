@@ -137,8 +137,7 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String, geo
     } catch {
         throw InputError(file: folder.path, "cannot create the POI cache folder: \(error.localizedDescription)")
     }
-    let temporary = folder.appendingPathComponent(
-        ".\(cache.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).\(UUID().uuidString).tmp")
+    let temporary = AtomicFile.temporaryURL(for: cache)
     func removeTemporary() {
         for suffix in ["", "-journal", "-wal", "-shm"] {
             try? FileManager.default.removeItem(atPath: temporary.path + suffix)
@@ -163,10 +162,7 @@ private func buildCache(_ cache: URL, from source: URL, fingerprint: String, geo
             try? db.close()
             throw error
         }
-        guard rename(temporary.path, cache.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw InputError(file: cache.path, "cannot install the POI cache: \(reason)")
-        }
+        try AtomicFile.replace(cache, with: temporary, failure: { InputError(file: cache.path, "cannot install the POI cache: \($0)") })
     } catch {
         removeTemporary()
         throw error

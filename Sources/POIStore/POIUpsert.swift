@@ -46,17 +46,16 @@ extension POIDatabase {
         var codes = try Self.categoryCodes(db)
         let addCategory = try RawStatement(db, "INSERT INTO category (name) VALUES (?)")
         let findRow = try RawStatement(db, "SELECT rid, categories, lat, lon FROM poi WHERE id = ?")
-        let insertRow = try RawStatement(db, """
+        let upsert = RowUpsert(insert: try RawStatement(db, """
             INSERT INTO poi (name, category, categories, lat, lon, alt, address, phone, website,
                              opening_hours, tags, source, id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let updateRow = try RawStatement(db, """
+            """), update: try RawStatement(db, """
             UPDATE poi SET name = ?, category = ?, categories = ?, lat = ?, lon = ?, alt = ?,
                            address = ?, phone = ?, website = ?, opening_hours = ?, tags = ?,
                            source = ?
             WHERE rid = ?
-            """)
+            """), keyIndex: 13)
         let deleteEntry = try RawStatement(db, "DELETE FROM poi_cell WHERE cat = ? AND cell = ? AND rid = ?")
         var inserted = 0, updated = 0
         var entries: [IndexEntry] = []
@@ -64,12 +63,7 @@ extension POIDatabase {
         var poiCodes: [Int64] = []
         // New rows are inserted in Hilbert order, so row ids (and pages) of nearby POIs are
         // close: the query's row lookups then hit few pages.
-        var keyed = pois.indices.map { i in
-            (key: CellKey.key(latitude: pois[i].coordinate.latitude, longitude: pois[i].coordinate.longitude), index: i)
-        }
-        keyed.sort { $0.key != $1.key ? $0.key < $1.key : $0.index < $1.index }
-        let order = keyed.map(\.index)
-        keyed = []
+        let order = CellKey.hilbertOrder(pois.map(\.coordinate))
         for i in order where last == nil || last![pois[i].id] == i {
             let poi = pois[i]
             poiCodes.removeAll(keepingCapacity: true)
@@ -91,7 +85,7 @@ extension POIDatabase {
                 }
                 findRow.reset()
             }
-            let statement = existing == nil ? insertRow : updateRow
+            let statement = upsert.statement(existing: existing?.rid)
             let c = poi.coordinate
             statement.bind(1, poi.name)
             statement.bind(2, poi.category)
@@ -105,9 +99,8 @@ extension POIDatabase {
             statement.bind(10, poi.openingHours)
             statement.bind(11, TagCodec.encode(poi.tags))
             statement.bind(12, source)
-            let rid: Int64
+            let rid = try upsert.run(existing: existing?.rid, id: poi.id)
             if let old = existing {
-                rid = old.rid
                 // Remove the old index entries (keyed by the old position and categories).
                 let oldCell = CellKey.key(latitude: old.lat, longitude: old.lon)
                 for code in old.categories.split(separator: ",").compactMap({ codes[String($0)] }) {
@@ -116,13 +109,8 @@ extension POIDatabase {
                     deleteEntry.bind(3, rid)
                     try deleteEntry.run()
                 }
-                updateRow.bind(13, rid)
-                try updateRow.run()
                 updated += 1
             } else {
-                insertRow.bind(13, poi.id)
-                try insertRow.run()
-                rid = insertRow.lastInsertedRowID
                 inserted += 1
             }
             IndexEntry.append(rid: rid, codes: poiCodes, lat: c.latitude, lon: c.longitude, to: &entries)

@@ -132,7 +132,7 @@ public enum QueryBenchmark {
         }
 
         func query(near center: GeoCoordinate, radius: Double, categories: [String]?) throws -> [POIHit] {
-            let boxes = SearchBox.covering(center: center, radius: radius)
+            let boxes = GeoBox.covering(center: center, radius: radius)
             return try queue.read { db in
                 var found: [(rid: Int64, distance: Double, bearing: Double)] = []
                 // The same distance test as `POIDatabase.query` (radii up to 50 km).

@@ -3,58 +3,11 @@ import Geodesy
 import GRDB
 import POIARCore
 
-/// A latitude/longitude box (degrees) that the R*Tree can search; longitudes never wrap.
-struct SearchBox: Equatable {
-    var minLat: Double, maxLat: Double, minLon: Double, maxLon: Double
-}
-
-extension SearchBox {
-    /// The smallest radius of curvature of the WGS84 ellipsoid: the meridional one at the
-    /// equator, M = a(1 − e²) ≈ 6 335 439 m. Since M(φ) and N(φ) are both ≥ this, every path on
-    /// the ellipsoid is at least as long as the path with the same (φ, λ) on a sphere of this
-    /// radius; a geodesic circle of radius r therefore lies inside the spherical cap of angular
-    /// radius r / M_min, whose bounding box is exact and simple.
-    static let minimumRadiusOfCurvature = WGS84.semiMajorAxis * (1 - WGS84.eccentricitySquared)
-    /// Slack (degrees) against rounding; the R*Tree itself rounds its boxes outward.
-    private static let slackDeg = 1e-9
-
-    /// Boxes (one, or two when the circle crosses ±180°) that together contain every point
-    /// within geodesic distance `radius` metres of `center`.
-    static func covering(center: GeoCoordinate, radius: Double) -> [SearchBox] {
-        let delta = radius / minimumRadiusOfCurvature  // angular radius on the small sphere, rad
-        let lat = center.latitude
-        let dLat = degrees(delta) + slackDeg
-        let minLat = lat - dLat, maxLat = lat + dLat
-        // A cap reaching a pole (or wider than a hemisphere) spans every longitude.
-        guard delta < .pi / 2, maxLat < 90, minLat > -90 else {
-            return [SearchBox(minLat: max(minLat, -90), maxLat: min(maxLat, 90), minLon: -180, maxLon: 180)]
-        }
-        // Widest longitude of a spherical cap of angular radius δ centred at latitude φ:
-        // sin Δλ = sin δ / cos φ (the cap's tangent meridians).
-        let ratio = sin(delta) / cos(radians(lat))
-        guard ratio < 1 else {
-            return [SearchBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: 180)]
-        }
-        let dLon = degrees(asin(ratio)) + slackDeg
-        let lon = wrap180(center.longitude)
-        let minLon = lon - dLon, maxLon = lon + dLon
-        if minLon < -180 {
-            return [SearchBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon),
-                    SearchBox(minLat: minLat, maxLat: maxLat, minLon: minLon + 360, maxLon: 180)]
-        }
-        if maxLon > 180 {
-            return [SearchBox(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: 180),
-                    SearchBox(minLat: minLat, maxLat: maxLat, minLon: -180, maxLon: maxLon - 360)]
-        }
-        return [SearchBox(minLat: minLat, maxLat: maxLat, minLon: minLon, maxLon: maxLon)]
-    }
-}
-
 extension POIDatabase {
     /// The POIs within `radius` metres (geodesic, WGS84) of `center`, nearest first (ties —
     /// distances equal to 1 µm — by id), each with its distance and initial bearing from `center`.
     ///
-    /// How: the boxes around the circle (`SearchBox.covering`, two across ±180°, every
+    /// How: the boxes around the circle (`GeoBox.covering`, two across ±180°, every
     /// longitude near a pole) become a few Hilbert key ranges (`CellKey.ranges`); each range is
     /// one scan of the `poi_cell` B-tree for each wanted category code (every category in the
     /// database, without a filter). Each entry carries the POI's earth-centred coordinates: an entry
@@ -82,7 +35,7 @@ extension POIDatabase {
         }
         if categories?.isEmpty == true || limit == 0 { return [] }
 
-        let ranges = SearchBox.covering(center: center, radius: radius).flatMap { box in
+        let ranges = GeoBox.covering(center: center, radius: radius).flatMap { box in
             CellKey.ranges(minLat: box.minLat, maxLat: box.maxLat, minLon: box.minLon, maxLon: box.maxLon)
         }
         let chord = ChordGeodesic(center: center)

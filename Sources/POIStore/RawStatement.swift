@@ -79,3 +79,27 @@ final class RawStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 }
+
+/// An insert and an update of the same columns, for rows found by their text id: the columns are
+/// bound on `statement(existing:)`, then `run` binds the last placeholder (the new row's id, or
+/// the existing row's rid) and writes the row.
+struct RowUpsert {
+    let insert: RawStatement
+    let update: RawStatement
+    /// The placeholder that holds the id (`insert`) or the rid (`update`): the last.
+    let keyIndex: Int32
+
+    func statement(existing: Int64?) -> RawStatement { existing == nil ? insert : update }
+
+    /// Writes the row; returns its rid.
+    func run(existing: Int64?, id: String) throws -> Int64 {
+        if let existing {
+            update.bind(keyIndex, existing)
+            try update.run()
+            return existing
+        }
+        insert.bind(keyIndex, id)
+        try insert.run()
+        return insert.lastInsertedRowID
+    }
+}

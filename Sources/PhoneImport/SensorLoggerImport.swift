@@ -332,11 +332,7 @@ enum SensorLoggerImport {
         let ups = try load(up).filter { upIsGravity || abs($0.value.norm - standardGravity) < 0.25 * standardGravity }
         let fields = try load(field)
         func nearest(_ xs: [Timed<Vector3>], _ t: Double) -> Vector3? {
-            var lo = 0, hi = xs.count
-            while lo < hi { let mid = (lo + hi) / 2; if xs[mid].time < t { lo = mid + 1 } else { hi = mid } }
-            let candidates = [lo - 1, lo].filter { $0 >= 0 && $0 < xs.count }
-            guard let best = candidates.min(by: { abs(xs[$0].time - t) < abs(xs[$1].time - t) }),
-                  abs(xs[best].time - t) <= checkTolerance else { return nil }
+            guard let best = xs.nearestIndex(to: t, by: \.time), abs(xs[best].time - t) <= checkTolerance else { return nil }
             return xs[best].value
         }
         return qs.compactMap { q in

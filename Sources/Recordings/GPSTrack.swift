@@ -5,7 +5,7 @@ import POIARCore
 /// that bracket a time, held at the first/last fix outside them. Fixes worse than
 /// `maxAccuracy` metres are not used (the original app refused to place the user with worse
 /// accuracy); `rejectedCount` says how many.
-public struct GPSTrack: Sendable {
+public struct GPSTrack: PositionTrack {
     /// Fixes with horizontal accuracy above this (metres) are rejected (default 100).
     public static let defaultMaxAccuracy = 100.0
 
@@ -35,13 +35,8 @@ public struct GPSTrack: Sendable {
         guard let first = fixes.first, let last = fixes.last else { return nil }
         if time <= first.time { return GPSFix(time: time, coordinate: first.coordinate, horizontalAccuracy: first.horizontalAccuracy) }
         if time >= last.time { return GPSFix(time: time, coordinate: last.coordinate, horizontalAccuracy: last.horizontalAccuracy) }
-        // Binary search for the first fix after `time`.
-        var lo = 0, hi = fixes.count - 1
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if fixes[mid].time <= time { lo = mid } else { hi = mid }
-        }
-        let a = fixes[lo], b = fixes[hi]
+        let lo = fixes.interpolationInterval(for: time, by: \.time)
+        let a = fixes[lo], b = fixes[lo + 1]
         let s = (time - a.time) / (b.time - a.time)
         func lerp(_ x: Double, _ y: Double) -> Double { x + (y - x) * s }
         let lon = wrap180(a.coordinate.longitude + wrap180(b.coordinate.longitude - a.coordinate.longitude) * s)

@@ -60,8 +60,7 @@ public func writePNG(_ image: RasterImage, to url: URL, compressionLevel: Int = 
     guard image.width > 0, image.height > 0 else {
         throw RenderingError.cannotWrite(path: path, reason: "the image has no pixels")
     }
-    let folder = url.deletingLastPathComponent().path
-    let temporary = folder + "/." + url.lastPathComponent + ".\(UUID().uuidString.prefix(8)).tmp"
+    let temporary = AtomicFile.temporaryURL(for: url).path
     let opaque = image.isOpaque
     let pixels = opaque ? image.pixels : unpremultiplied(image.pixels)
     var message = [CChar](repeating: 0, count: 240)
@@ -75,11 +74,7 @@ public func writePNG(_ image: RasterImage, to url: URL, compressionLevel: Int = 
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         throw RenderingError.cannotWrite(path: path, reason: reason)
     }
-    guard rename(temporary, path) == 0 else {
-        let reason = String(cString: strerror(errno))
-        unlink(temporary)
-        throw RenderingError.cannotWrite(path: path, reason: reason)
-    }
+    try AtomicFile.replace(url, with: URL(fileURLWithPath: temporary), failure: { RenderingError.cannotWrite(path: path, reason: $0) })
 }
 
 /// Premultiplied B, G, R, A → straight B, G, R, A (rounded to nearest).

@@ -1,5 +1,7 @@
+import Export
 import Foundation
 import Fusion
+import Maps
 import PhoneImport
 import POIARCore
 import POIStore
@@ -237,7 +239,7 @@ public final class ReplayEngine {
         var pendingRecords: [FrameRecord] = []
         func export(_ records: [FrameRecord]) throws {
             guard let mcap = prepared.mcap else { return }
-            for record in records { try mcap.addFrame(record, imageFile: outDir.appendingPathComponent(record.image)) }
+            for record in records { try mcap.addFrame(record.exported, imageFile: outDir.appendingPathComponent(record.image)) }
         }
         let footage = prepared.footage
         let chunkSize = ReplayEngine.chunkSize(camera: frames.pipeline.camera,

@@ -1,3 +1,4 @@
+import Export
 import Foundation
 import Fusion
 import POIARCore
@@ -98,4 +99,11 @@ public struct ReplaySummary: Sendable {
     public var manifestName: String
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
+}
+
+
+extension OverlayOptions {
+    /// The radar's radius, metres: `--radar-range`, else as far as labels reach
+    /// (`--max-distance`), else the search radius (`replay` and `project` alike).
+    public func radarRange(maxDistance: Double?, radius: Double) -> Double { radarRange ?? maxDistance ?? radius }
 }

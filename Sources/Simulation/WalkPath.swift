@@ -79,8 +79,7 @@ struct WalkPath {
 
     private func locate(_ u: Double) -> (Int, Double) {
         let v = min(max(u, 0), length)
-        var lo = 0, hi = s.count - 1
-        while hi - lo > 1 { let mid = (lo + hi) / 2; if s[mid] <= v { lo = mid } else { hi = mid } }
+        let lo = s.interpolationInterval(for: v), hi = min(lo + 1, s.count - 1)
         let f = s[hi] > s[lo] ? (v - s[lo]) / (s[hi] - s[lo]) : 0
         return (lo, f)
     }

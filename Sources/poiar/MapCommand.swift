@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Maps
 import POIARCore
 import POIStore
 import Replay

@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 import Testing
 @testable import POIStore
@@ -72,7 +73,7 @@ import Testing
         }
         let fromWest = try db.query(near: GeoCoordinate(latitude: 0, longitude: -179.9995), radius: 200)
         #expect(fromWest.map(\.poi.id) == ["west", "east"])
-        #expect(SearchBox.covering(center: GeoCoordinate(latitude: 0, longitude: 180), radius: 200).count == 2)
+        #expect(GeoBox.covering(center: GeoCoordinate(latitude: 0, longitude: 180), radius: 200).count == 2)
     }
 
     @Test func nearThePoleSearchesEveryLongitude() throws {
@@ -82,8 +83,8 @@ import Testing
         let hits = try db.query(near: GeoCoordinate(latitude: 89.9995, longitude: 0), radius: 200)
         #expect(hits.map(\.poi.id) == ["here", "across"])
         #expect(hits[1].distance > 100 && hits[1].distance < 120)
-        let boxes = SearchBox.covering(center: GeoCoordinate(latitude: 89.9995, longitude: 0), radius: 200)
-        #expect(boxes == [SearchBox(minLat: boxes[0].minLat, maxLat: 90, minLon: -180, maxLon: 180)])
+        let boxes = GeoBox.covering(center: GeoCoordinate(latitude: 89.9995, longitude: 0), radius: 200)
+        #expect(boxes == [GeoBox(minLat: boxes[0].minLat, maxLat: 90, minLon: -180, maxLon: 180)])
     }
 
     /// The box must contain the geodesic circle: test points on the circle in many

@@ -34,11 +34,9 @@ struct GyroIntegration {
     /// The index of the value in `sorted` nearest `t`; nil when empty.
     static func nearest(_ sorted: [Double], _ t: Double) -> Int? {
         guard !sorted.isEmpty else { return nil }
-        var lo = 0, hi = sorted.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if sorted[mid] < t { lo = mid + 1 } else { hi = mid }
-        }
+        // The later of two as near (`nearestIndex(to:)` takes the earlier): kept so, as it always
+        // chose, for the clips' attitudes not to change.
+        let lo = sorted.lowerBound(of: t)
         if lo == sorted.count { return lo - 1 }
         if lo > 0, t - sorted[lo - 1] < sorted[lo] - t { return lo - 1 }
         return lo

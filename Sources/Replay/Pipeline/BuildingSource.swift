@@ -1,4 +1,5 @@
 import Foundation
+import Geodesy
 import POIARCore
 import POIStore
 import Projection
@@ -23,15 +24,9 @@ public struct BuildingSource: Sendable {
     /// The buildings within `radius` metres of the bounding box of `places` (a track, or one
     /// position), ready for sight lines (`LineOfSight`, centred on the first place).
     public func lineOfSight(around places: [GeoCoordinate], radius: Double) throws -> LineOfSight? {
-        guard let first = places.first else { return nil }
-        var south = first.latitude, north = first.latitude, west = first.longitude, east = first.longitude
-        for p in places {
-            south = min(south, p.latitude); north = max(north, p.latitude)
-            west = min(west, p.longitude); east = max(east, p.longitude)
-        }
         let margin = radius + 50  // a building at the radius's edge reaches back toward the device
-        let dLat = margin / 111_000, dLon = margin / (111_000 * max(0.01, cos(first.latitude * .pi / 180)))
-        return LineOfSight(buildings: try buildings(south: south - dLat, west: west - dLon, north: north + dLat, east: east + dLon),
+        guard let first = places.first, let box = GeoBox.around(places, radius: margin) else { return nil }
+        return LineOfSight(buildings: try buildings(south: box.minLat, west: box.minLon, north: box.maxLat, east: box.maxLon),
                            origin: first)
     }
 

@@ -51,7 +51,7 @@ extension FrameOverlay {
     /// reaching as far as labels do (`--max-distance`, else `--radius`).
     public init(options: ReplayOptions, startUTC: Date?) {
         self.init(hud: options.overlay.hud, startUTC: startUTC,
-                  radarRange: options.overlay.radarRange ?? options.layout.maxDistance ?? options.radius)
+                  radarRange: options.overlay.radarRange(maxDistance: options.layout.maxDistance, radius: options.radius))
     }
 }
 

@@ -221,10 +221,3 @@ private func writeBox(_ w: inout JSONWriter, _ b: Rect) {
     w.number("w", b.width, decimals: 3); w.number("h", b.height, decimals: 3)
     w.endObject()
 }
-
-/// "85 m", "1.2 km": distances as a label shows them.
-public func formatDistance(_ metres: Double) -> String {
-    if metres < 999.5 { return "\(Int(metres.rounded())) m" }
-    if metres < 9_950 { return String(format: "%.1f km", metres / 1000) }
-    return "\(Int((metres / 1000).rounded())) km"
-}

@@ -1,4 +1,5 @@
 import Foundation
+import Maps
 import POIARCore
 import Recordings
 import Rendering

@@ -157,10 +157,7 @@ struct ReportData {
         let half = times.count > 1 ? 0.5 * median(zip(times.dropFirst(), times).map { $0 - $1 }) : 0
         for frame in frames {
             guard let q = frame.orientation, !times.isEmpty else { continue }
-            var lo = 0, hi = times.count
-            while lo < hi { let mid = (lo + hi) / 2; if times[mid] < frame.time { lo = mid + 1 } else { hi = mid } }
-            let candidates = [lo - 1, lo].filter { times.indices.contains($0) }
-            guard let j = candidates.min(by: { abs(times[$0] - frame.time) < abs(times[$1] - frame.time) }),
+            guard let j = times.nearestIndex(to: frame.time),
                   abs(times[j] - frame.time) <= half * (1 + 1e-6) + 1e-9, let truthQ = truth.quaternions[j] else { continue }
             let angles = PoseScore.errorAngles(estimate: q, truth: truthQ)
             rows.append((frame.time, PoseScore.headingErrorDeg(estimate: q, truth: truthQ), degrees(angles.inclination)))

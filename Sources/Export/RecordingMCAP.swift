@@ -3,7 +3,6 @@ import Geodesy
 import MCAP
 import PhoneImport
 import POIARCore
-import Recordings
 import Rendering
 import SensorLog
 
@@ -46,7 +45,7 @@ public final class RecordingMCAP {
     private var samples: LogSource?
     private var pendingSample: LogRecord?
     private var plane: LocalTangentPlane?
-    private var track: GPSTrack?
+    private var track: (any PositionTrack)?
     private var committed = false
     /// Time spent making the file (reading frames back, encoding, writing), not the replay's.
     private var busySeconds = 0.0
@@ -152,7 +151,7 @@ public final class RecordingMCAP {
     /// The GPS track the poses' positions are interpolated on, and the recording read again
     /// for its raw samples (`Recording.secondReading`). Call once fusion is done, before
     /// `addFrame`.
-    public func start(track: GPSTrack, samples: any LogSource) throws {
+    public func start(track: any PositionTrack, samples: any LogSource) throws {
         let began = Date()
         defer { busySeconds += Date().timeIntervalSince(began) }
         self.track = track
@@ -164,7 +163,7 @@ public final class RecordingMCAP {
     /// A frame: everything before its time is written first, then its image (the PNG file as
     /// rendered, read back; with `images` `.jpeg`, decoded and encoded as JPEG) and its
     /// annotations.
-    public func addFrame(_ record: FrameRecord, imageFile: URL) throws {
+    public func addFrame(_ frame: ExportedFrame, imageFile: URL) throws {
         let began = Date()
         defer { busySeconds += Date().timeIntervalSince(began) }
         var image: Data
@@ -175,10 +174,10 @@ public final class RecordingMCAP {
             image = try encodeJPEG(try decodeStill(image, file: imageFile.path), quality: quality, file: imageFile.path)
         }
         let format = images == .png ? "png" : "jpeg"
-        try advance(to: record.time)
-        let t = try nanoseconds(record.time, line: record.logLine)
+        try advance(to: frame.time)
+        let t = try nanoseconds(frame.time, line: frame.logLine)
         try write(MCAPTopics.image, t, FoxgloveMessages.compressedImage(t, format: format, data: image))
-        try write(MCAPTopics.annotations, t, FoxgloveMessages.imageAnnotations(t, record))
+        try write(MCAPTopics.annotations, t, FoxgloveMessages.imageAnnotations(t, frame))
     }
 
     /// Writes the rest and renames the file into place.

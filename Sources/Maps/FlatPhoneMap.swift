@@ -2,7 +2,6 @@ import Foundation
 import Geodesy
 import POIARCore
 import POIStore
-import Recordings
 import Rendering
 
 /// What a frame shows while the phone points at the ground (`FlatViewSwitch`): a north-up map
@@ -35,7 +34,7 @@ public struct FlatPhoneMap: Sendable {
     ///   - baseMap: the POI source's streets and buildings (nil: a grid); only those within
     ///     `metresAcross` of the track are kept.
     ///   - track: the replay's GPS track.
-    public init(baseMap: [MapFeature]?, track: GPSTrack) {
+    public init(baseMap: [MapFeature]?, track: any PositionTrack) {
         let first = track.fixes.first?.coordinate ?? GeoCoordinate(latitude: 0, longitude: 0)
         let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: first.latitude, longitude: first.longitude, altitude: 0))
         func en(_ c: GeoCoordinate) -> (e: Double, n: Double) {
@@ -63,12 +62,13 @@ public struct FlatPhoneMap: Sendable {
         self.fixes = fixes
     }
 
-    /// The map for `record`, drawn `width` × `height`, the cone `halfAngleDeg` either side of
-    /// `facing` (degrees from north; nil: no cone).
-    public func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+    /// The map at log time `time` and `position`, with `places` (the frame's POIs and their
+    /// distances, nearest first), drawn `width` × `height`, the cone `halfAngleDeg` either side
+    /// of `facing` (degrees from north; nil: no cone).
+    public func drawing(at time: Double, position: GeoCoordinate, places: [(poi: POI, distance: Double)], facing: Double?,
+                        halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
         let metresPerPixel = Self.metresAcross / Double(min(width, height))
-        let here = plane.enu(GeoCoordinate(latitude: record.location.coordinate.latitude,
-                                           longitude: record.location.coordinate.longitude, altitude: 0))
+        let here = plane.enu(GeoCoordinate(latitude: position.latitude, longitude: position.longitude, altitude: 0))
         let halfE = Double(width) / 2 * metresPerPixel, halfN = Double(height) / 2 * metresPerPixel
         func pixel(_ e: Double, _ n: Double) -> Point2 {
             Point2(Double(width) / 2 + (e - here.x) / metresPerPixel, Double(height) / 2 - (n - here.y) / metresPerPixel)
@@ -77,25 +77,25 @@ public struct FlatPhoneMap: Sendable {
         for f in features where f.maxE >= here.x - halfE && f.minE <= here.x + halfE && f.maxN >= here.y - halfN && f.minN <= here.y + halfN {
             map.add(f.kind, points: f.points.map { pixel($0.e, $0.n) })
         }
-        map.track = fixes.prefix { $0.time <= record.time }.map { pixel($0.e, $0.n) } + [pixel(here.x, here.y)]
+        map.track = fixes.prefix { $0.time <= time }.map { pixel($0.e, $0.n) } + [pixel(here.x, here.y)]
         let centre = pixel(here.x, here.y)
         if let facing {
             map.cones = [.init(apex: centre, heading: facing, halfAngle: halfAngleDeg, length: Double(min(width, height)) / 5)]
         }
         map.position = centre
         // POIs on the map, the nearest drawn last (on top) and named first.
-        let onMap = record.annotations.compactMap { a -> (FrameAnnotation, Point2)? in
+        let onMap = places.compactMap { a -> ((poi: POI, distance: Double), Point2)? in
             let v = plane.enu(GeoCoordinate(latitude: a.poi.coordinate.latitude, longitude: a.poi.coordinate.longitude, altitude: 0))
             let p = pixel(v.x, v.y)
             guard p.x >= 0, p.y >= 0, p.x <= Double(width), p.y <= Double(height) else { return nil }
             return (a, p)
-        }  // nearest first, as the annotations are
+        }  // nearest first, as the places are
         let named = Set(onMap.prefix(Self.labelledPlaces).map(\.0.poi.id))
         map.places = onMap.reversed().map { a, p in
             MapDrawing.Place(point: p, category: a.poi.category,
                              label: named.contains(a.poi.id) ? "\(a.poi.labelText) · \(formatDistance(a.distance))" : nil)
         }
-        let osm = hasBaseMap || record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
+        let osm = hasBaseMap || places.contains { $0.poi.id.hasPrefix("osm:") }
         map.attribution = osm ? "© OpenStreetMap contributors" : nil
         map.caption = "Phone pointing down: map view"
         return map

@@ -82,29 +82,27 @@ enum FoxgloveMessages {
     /// (an outline in its category's colour), its leader from the anchor, its name and
     /// distance; a dot at the anchor of every POI in sight (hollow and grey behind a building);
     /// cluster cards' boxes and counts.
-    static func imageAnnotations(_ nanoseconds: UInt64, _ record: FrameRecord) -> String {
+    static func imageAnnotations(_ nanoseconds: UInt64, _ frame: ExportedFrame) -> String {
         var w = JSONWriter()
         w.beginObject()
-        let onImage = record.isMapView ? [] : record.annotations.filter { $0.anchor.map(record.camera.isOnImage) == true }
         w.beginArray("circles")
-        for a in onImage where a.visible || a.marker != nil || a.occluded == true {
-            let hidden = a.occluded == true
+        for dot in frame.dots {
             w.beginObject()
             time(&w, "timestamp", nanoseconds)
-            point(&w, "position", a.anchor!)
+            point(&w, "position", dot.anchor)
             w.number("diameter", 8)
             w.number("thickness", 2)
-            color(&w, "fill_color", hidden ? nil : CategoryPalette.colour(for: a.poi.category))
-            color(&w, "outline_color", hidden ? RGBA8(r: 0x9E, g: 0x9E, b: 0x9E) : RGBA8(r: 255, g: 255, b: 255))
+            color(&w, "fill_color", dot.hidden ? nil : CategoryPalette.colour(for: dot.category))
+            color(&w, "outline_color", dot.hidden ? RGBA8(r: 0x9E, g: 0x9E, b: 0x9E) : RGBA8(r: 255, g: 255, b: 255))
             w.endObject()
         }
         w.endArray()
-        let cards = record.isMapView ? [] : record.annotations.filter { $0.visible && $0.box != nil }
         w.beginArray("points")
-        for a in cards {
-            box(&w, nanoseconds, a.box!, CategoryPalette.colour(for: a.poi.category))
-            if let anchor = a.anchor {
-                let b = a.box!
+        for card in frame.cards {
+            let colour = CategoryPalette.colour(for: card.category)
+            box(&w, nanoseconds, card.box, colour)
+            if let anchor = card.leaderFrom {
+                let b = card.box
                 w.beginObject()
                 time(&w, "timestamp", nanoseconds)
                 w.int("type", 3)  // LINE_STRIP: the leader
@@ -112,18 +110,14 @@ enum FoxgloveMessages {
                 point(&w, nil, anchor)
                 point(&w, nil, Point2(min(max(anchor.x, b.x), b.x + b.width), b.y + b.height))
                 w.endArray()
-                color(&w, "outline_color", CategoryPalette.colour(for: a.poi.category))
+                color(&w, "outline_color", colour)
                 w.number("thickness", 1.5)
                 w.endObject()
             }
         }
-        for c in record.isMapView ? [] : record.clusters {
-            box(&w, nanoseconds, c.box, CategoryPalette.colour(for: c.category))
-        }
         w.endArray()
         w.beginArray("texts")
-        for a in cards { text(&w, nanoseconds, a.box!, "\(a.poi.labelText) · \(a.detail)") }
-        for c in record.isMapView ? [] : record.clusters { text(&w, nanoseconds, c.box, "\(c.name) · \(c.detail)") }
+        for card in frame.cards { text(&w, nanoseconds, card.box, card.text) }
         w.endArray()
         w.endObject()
         return w.text

@@ -1,90 +1,15 @@
 import Foundation
-import Fusion
 import Geodesy
-import PhoneImport
 import POIARCore
 import POIStore
-import Recordings
+import Projection
 import Rendering
-import SensorLog
-
-/// Everything `poiar map` can be told.
-public struct MapOptions: Sendable {
-    public var logPath: String
-    /// Where map.png goes.
-    public var outputPath: String
-    /// POI SOURCE; nil: the log's `# pois:` line.
-    public var poiSource: String?
-    public var categories: [String]?
-    public var language: String?
-    /// OSM extract drawn under the track; nil: the POI source when it is one.
-    public var baseMapPath: String?
-    /// `--buildings SOURCE`: the footprints for line of sight; nil: the POI source's, when it
-    /// holds buildings (`BuildingSource`).
-    public var buildings: String?
-    /// Pixels along the map's longer side.
-    public var longestSide = 1200
-    /// Metres shown around the track on each side.
-    public var margin = 150.0
-    /// Seconds between view cones.
-    public var coneInterval = 5.0
-    /// The camera, for the cones' angle.
-    public var camera = CameraSetup()
-    public var magnetic = false
-    public var date: Date?
-    /// Where the recording was made (`--at`), instead of its GPS fixes.
-    public var fixedPosition: GeoCoordinate?
-    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
-    public var causal = false
-    /// Where the attitude comes from (`--pose-source`).
-    public var poseSource = PoseSource.auto
-
-    public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
-}
 
 /// `poiar map` and `replay --map`: a north-up map of a replay — the GPS track, a view cone every
 /// few seconds, the POIs around it coloured by category — over the streets and buildings of an
-/// OSM extract, or a plain grid without one.
+/// OSM extract, or a plain grid without one. (The log read and fused for it: Replay's
+/// `TrackMap.run`.)
 public enum TrackMap {
-    /// Reads and fuses the log, then writes the map (atomically). Returns what it drew.
-    @discardableResult
-    public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
-        let recording = try PreparedRecording(
-            recording: try Recording(path: options.logPath), poiSource: options.poiSource, buildingSource: options.buildings,
-            north: NorthChoice(magnetic: options.magnetic, date: options.date, at: options.fixedPosition),
-            withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice)
-        let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
-        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
-        var pass = FusionPass(fps: 1 / options.coneInterval)
-        pass.causal = options.causal
-        pass.poseSource = options.poseSource
-        let fused = try recording.fuse(pass, notice: notice)
-        guard !fused.track.isEmpty else {
-            throw InputError(file: options.logPath, "no usable GPS fix: nothing to draw a map of")
-        }
-        if let holding = options.camera.holding(metadata: metadata, frames: fused.frames) {
-            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath, holding: holding)
-            notice(CameraSetup.assumed(camera, holding: holding))
-        }
-        let baseMap = try (options.baseMapPath ?? sourcePath).flatMap(baseMapFeatures)
-        let map = try drawing(frames: fused.frames, track: fused.track, db: recording.database, categories: options.categories,
-                              language: options.language, baseMap: baseMap, camera: camera,
-                              longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
-        try writePNG(try renderMap(map.drawing), to: URL(fileURLWithPath: options.outputPath))
-        return map.summary
-    }
-
-    /// `replay --map`: the map of an already fused replay, beside its frames.
-    static func write(fused: FusionResult, db: POIDatabase?, sourcePath: String?, camera: CameraIntrinsics,
-                      options: ReplayOptions, to url: URL) throws {
-        let map = try drawing(frames: fused.frames, track: fused.track, db: db, categories: options.categories,
-                              language: options.language, baseMap: try sourcePath.flatMap(baseMapFeatures), camera: camera,
-                              longestSide: MapOptions(logPath: "", outputPath: "").longestSide,
-                              margin: MapOptions(logPath: "", outputPath: "").margin,
-                              coneInterval: options.overlay.mapConeInterval)
-        try writePNG(try renderMap(map.drawing), to: url)
-    }
-
     /// What a map shows, for the command's report.
     public struct MapSummary: Sendable, CustomStringConvertible {
         public var widthPixels: Int, heightPixels: Int
@@ -97,13 +22,14 @@ public enum TrackMap {
     }
 
     /// The features of an OSM extract; nil for other sources (a grid is drawn).
-    static func baseMapFeatures(_ path: String) throws -> [MapFeature]? {
+    public static func baseMapFeatures(_ path: String) throws -> [MapFeature]? {
         try BaseMap.read(URL(fileURLWithPath: path))
     }
 
-    /// The map of a fused log.
-    static func drawing(frames: [FrameEvent], track: GPSTrack, db: POIDatabase?, categories: [String]?, language: String?,
-                        baseMap: [MapFeature]?, camera: CameraIntrinsics, longestSide: Int, margin: Double,
+    /// The map of a fused log: its poses (a cone every `coneInterval` seconds, facing where the
+    /// camera looks) along its track.
+    public static func drawing(poses: [(time: Double, pose: Pose)], track: any PositionTrack, db: POIDatabase?,
+                               categories: [String]?, language: String?, baseMap: [MapFeature]?, camera: CameraIntrinsics, longestSide: Int, margin: Double,
                         coneInterval: Double) throws -> (drawing: MapDrawing, summary: MapSummary) {
         // A local east/north frame at the track's middle; the extent is the track's box plus the margin.
         let fixes = track.fixes
@@ -145,10 +71,10 @@ public enum TrackMap {
         // a sixth of the map's shorter side long.
         let halfFOV = camera.halfHorizontalFOVDeg
         var nextTime = -Double.infinity
-        for frame in frames where frame.time >= nextTime {
-            nextTime = frame.time + coneInterval * 0.999
-            guard let location = track.location(at: frame.time) else { continue }
-            let facing = frame.pose.facingAzimuth(imageUp: camera.orientation.imageUpInDevice) ?? frame.pose.angles.heading
+        for (time, pose) in poses where time >= nextTime {
+            nextTime = time + coneInterval * 0.999
+            guard let location = track.location(at: time) else { continue }
+            let facing = pose.facingAzimuth(imageUp: camera.orientation.imageUpInDevice) ?? pose.angles.heading
             drawing.cones.append(.init(apex: pixel(en(location.coordinate)), heading: facing,
                                        halfAngle: halfFOV, length: Double(min(width, height)) / 6))
         }

@@ -1,0 +1,93 @@
+import Foundation
+import Fusion
+import Maps
+import POIARCore
+import POIStore
+import Recordings
+import Rendering
+import SensorLog
+
+/// Everything `poiar map` can be told.
+public struct MapOptions: Sendable {
+    public var logPath: String
+    /// Where map.png goes.
+    public var outputPath: String
+    /// POI SOURCE; nil: the log's `# pois:` line.
+    public var poiSource: String?
+    public var categories: [String]?
+    public var language: String?
+    /// OSM extract drawn under the track; nil: the POI source when it is one.
+    public var baseMapPath: String?
+    /// `--buildings SOURCE`: the footprints for line of sight; nil: the POI source's, when it
+    /// holds buildings (`BuildingSource`).
+    public var buildings: String?
+    /// Pixels along the map's longer side.
+    public var longestSide = 1200
+    /// Metres shown around the track on each side.
+    public var margin = 150.0
+    /// Seconds between view cones.
+    public var coneInterval = 5.0
+    /// The camera, for the cones' angle.
+    public var camera = CameraSetup()
+    public var magnetic = false
+    public var date: Date?
+    /// Where the recording was made (`--at`), instead of its GPS fixes.
+    public var fixedPosition: GeoCoordinate?
+    /// Fuse causally (`--causal`); default: offline (`FusionPass`).
+    public var causal = false
+    /// Where the attitude comes from (`--pose-source`).
+    public var poseSource = PoseSource.auto
+
+    public init(logPath: String, outputPath: String) { self.logPath = logPath; self.outputPath = outputPath }
+}
+
+/// The runs that make a track map (`Maps`' `TrackMap`): `poiar map` reads and fuses a log for
+/// it, `replay --map` draws it beside the frames from the replay's own fusion.
+extension TrackMap {
+    /// Reads and fuses the log, then writes the map (atomically). Returns what it drew.
+    @discardableResult
+    public static func run(_ options: MapOptions, notice: @escaping @Sendable (String) -> Void) throws -> MapSummary {
+        let recording = try PreparedRecording(
+            recording: try Recording(path: options.logPath), poiSource: options.poiSource, buildingSource: options.buildings,
+            north: NorthChoice(magnetic: options.magnetic, date: options.date, at: options.fixedPosition),
+            withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice)
+        let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
+        var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
+        var pass = FusionPass(fps: 1 / options.coneInterval)
+        pass.causal = options.causal
+        pass.poseSource = options.poseSource
+        let fused = try recording.fuse(pass, notice: notice)
+        guard !fused.track.isEmpty else {
+            throw InputError(file: options.logPath, "no usable GPS fix: nothing to draw a map of")
+        }
+        if let holding = options.camera.holding(metadata: metadata, frames: fused.frames) {
+            camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath, holding: holding)
+            notice(CameraSetup.assumed(camera, holding: holding))
+        }
+        let baseMap = try (options.baseMapPath ?? sourcePath).flatMap(baseMapFeatures)
+        let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: recording.database,
+                              categories: options.categories, language: options.language, baseMap: baseMap, camera: camera,
+                              longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
+        try writePNG(try renderMap(map.drawing), to: URL(fileURLWithPath: options.outputPath))
+        return map.summary
+    }
+
+    /// `replay --map`: the map of an already fused replay, beside its frames.
+    static func write(fused: FusionResult, db: POIDatabase?, sourcePath: String?, camera: CameraIntrinsics,
+                      options: ReplayOptions, to url: URL) throws {
+        let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: db,
+                              categories: options.categories, language: options.language, baseMap: try sourcePath.flatMap(baseMapFeatures), camera: camera,
+                              longestSide: MapOptions(logPath: "", outputPath: "").longestSide,
+                              margin: MapOptions(logPath: "", outputPath: "").margin,
+                              coneInterval: options.overlay.mapConeInterval)
+        try writePNG(try renderMap(map.drawing), to: url)
+    }
+}
+
+extension FlatPhoneMap {
+    /// The map for a replay's frame: at its time and place, its POIs on it.
+    func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+        drawing(at: record.time, position: record.location.coordinate, places: record.annotations.map { ($0.poi, $0.distance) },
+                facing: facing, halfAngleDeg: halfAngleDeg, width: width, height: height)
+    }
+}
