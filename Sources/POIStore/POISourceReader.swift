@@ -10,8 +10,8 @@ protocol POISourceReader: SendableMetatype {
     /// A binary format, told by a signature (or its file name): asked before zip archives and
     /// SQLite databases are refused, text formats after.
     static var isBinary: Bool { get }
-    /// Whether `head`, the source's start, is this format's. Only a reader earlier in
-    /// `POISourceReaders.all` may claim the same start.
+    /// Whether `head`, the source's start, is this format's. Readers are asked in the order of
+    /// `POISourceReaders.all`; the first that says yes reads the source.
     static func recognises(_ head: SourceHead) -> Bool
     /// What a JSON format looks for in an object, for the message about JSON no reader
     /// recognises; nil for the others.
