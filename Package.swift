@@ -89,7 +89,7 @@ let package = Package(
         ]),
 
         // Helpers every test target shares (temporary folders removed when the run ends).
-        .target(name: "PoiarTestSupport", dependencies: ["Rendering"], path: "Tests/TestSupport"),
+        .target(name: "PoiarTestSupport", dependencies: ["POIARCore", "Geodesy", "Rendering"], path: "Tests/TestSupport"),
 
         .testTarget(name: "POIARCoreTests", dependencies: ["PoiarTestSupport", "POIARCore"]),
         .testTarget(name: "GeodesyTests", dependencies: ["PoiarTestSupport", "Geodesy", "GeodesyData"], exclude: ["Fixtures"]),

@@ -64,12 +64,7 @@ public enum BaseMap {
     /// - Throws: `InputError` naming the file when it cannot be read.
     public static func read(_ url: URL) throws -> [MapFeature]? {
         if try hasSQLiteHeader(url) { return nil }
-        let (source, format) = try POIImport.open(url)
-        switch format {
-        case .osmPBF: return try PBFImporter.parse(source.readAll(), file: url.path, baseMap: true).baseMap
-        case .osmXML: return try OSMXMLImporter.parse(source, baseMap: true).baseMap
-        case .overpassJSON: return try OverpassJSONImporter.parse(source, baseMap: true).baseMap
-        case .geoJSON, .googlePlaces, .csv: return nil
-        }
+        let (source, reader) = try POIImport.open(url)
+        return try reader.readBaseMap(source)
     }
 }

@@ -227,3 +227,24 @@ struct CSVRecordReader {
         }
     }
 }
+
+extension CSVImporter: POISourceReader {
+    static let format = POISourceFormat("CSV")
+
+    /// Text (not a JSON object) whose first line has latitude and longitude columns, or a
+    /// `.csv`/`.tsv` name.
+    static func recognises(_ head: SourceHead) -> Bool {
+        guard let first = head.firstCharacter, first != UInt8(ascii: "{") else { return false }
+        let firstLine = String(decoding: head.text.prefix(4096).prefix { $0 != 0x0A }, as: UTF8.self)
+        let columns = Set(firstLine.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" })
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() })
+        let latitude = columns.contains("lat") || columns.contains("latitude")
+        let longitude = !columns.isDisjoint(with: ["lon", "lng", "long", "longitude"])
+        return (latitude && longitude) || head.lowercasedFile.hasSuffix(".csv") || head.lowercasedFile.hasSuffix(".tsv")
+    }
+
+    /// Read whole (a plain file mapped, not copied).
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs {
+        try parse(source.readAll(), file: source.file, options: options)
+    }
+}

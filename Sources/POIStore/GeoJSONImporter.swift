@@ -186,3 +186,16 @@ public enum GeoJSONImporter {
         }
     }
 }
+
+extension GeoJSONImporter: POISourceReader {
+    static let format = POISourceFormat("GeoJSON")
+    static let jsonForm: String? = "a GeoJSON FeatureCollection, Feature or feature sequence (GeoJSONSeq, one Feature a line)"
+
+    /// A record separator first (RFC 8142: every text of a GeoJSONSeq starts with one), or an
+    /// object with `"type": "FeatureCollection"` or `"Feature"`.
+    static func recognises(_ head: SourceHead) -> Bool {
+        head.firstCharacter == 0x1E || head.jsonObjectHas(#""type"\s*:\s*"(FeatureCollection|Feature)""#)
+    }
+
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs { try parse(source, options: options) }
+}

@@ -216,3 +216,18 @@ public enum GooglePlacesImporter {
         var websiteTag: String { self == .places ? "website" : "websiteUri" }
     }
 }
+
+extension GooglePlacesImporter: POISourceReader {
+    static let format = POISourceFormat("Google Places JSON")
+    static let jsonForm: String? = #"a Google Places "results" (Nearby/Text Search) or "result" (Details) response; "#
+        + #"a Places API (New) "places" response or Place object ("id", "displayName", "location")"#
+
+    /// An object with `"results"`, `"result"`, `"places"`, a Places `"status"` or a Place
+    /// (New)'s own fields.
+    static func recognises(_ head: SourceHead) -> Bool {
+        head.jsonObjectHas(#""(results|result|places|html_attributions|error_message|displayName|primaryType|formattedAddress|googleMapsUri)"\s*:"#)
+            || head.jsonObjectHas(#""status"\s*:\s*"[A-Z_]+""#) || head.jsonObjectHas(#""location"\s*:\s*\{\s*"latitude""#)
+    }
+
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs { try parse(source) }
+}

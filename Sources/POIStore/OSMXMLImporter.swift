@@ -184,3 +184,14 @@ public enum OSMXMLImporter {
         }
     }
 }
+
+extension OSMXMLImporter: POISourceReader {
+    static let format = POISourceFormat("OSM XML", isOSM: true)
+
+    /// Markup: `<` first.
+    static func recognises(_ head: SourceHead) -> Bool { head.firstCharacter == UInt8(ascii: "<") }
+
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs { try parse(source) }
+
+    static func readBaseMap(_ source: SourceStream) throws -> [MapFeature]? { try parse(source, baseMap: true).baseMap }
+}

@@ -119,3 +119,15 @@ public enum OverpassJSONImporter {
         return c
     }
 }
+
+extension OverpassJSONImporter: POISourceReader {
+    static let format = POISourceFormat("Overpass JSON", isOSM: true)
+    static let jsonForm: String? = #"an Overpass answer's "elements""#
+
+    /// An object with `"elements"`.
+    static func recognises(_ head: SourceHead) -> Bool { head.jsonObjectHas(#""elements"\s*:"#) }
+
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs { try parse(source) }
+
+    static func readBaseMap(_ source: SourceStream) throws -> [MapFeature]? { try parse(source, baseMap: true).baseMap }
+}

@@ -413,3 +413,23 @@ public enum PBFImporter {
         return (version, visible)
     }
 }
+
+extension PBFImporter: POISourceReader {
+    static let format = POISourceFormat("OSM PBF", isOSM: true)
+    static let isBinary = true
+
+    /// An `OSMHeader` blob first (`looksLikePBF`), or a `.pbf` name: a `.pbf` file that is not
+    /// a PBF is reported as a PBF problem.
+    static func recognises(_ head: SourceHead) -> Bool {
+        looksLikePBF(head.bytes) || head.lowercasedFile.hasSuffix(".pbf")
+    }
+
+    /// Read whole (a plain file mapped, not copied).
+    static func read(_ source: SourceStream, options: ImportOptions) throws -> ParsedPOIs {
+        try parse(source.readAll(), file: source.file)
+    }
+
+    static func readBaseMap(_ source: SourceStream) throws -> [MapFeature]? {
+        try parse(source.readAll(), file: source.file, baseMap: true).baseMap
+    }
+}

@@ -3,17 +3,32 @@ import Geodesy
 import GeodesyData
 import POIARCore
 
-/// The POI source formats poiar reads.
-public enum POISourceFormat: String, Equatable, Sendable {
-    case osmPBF = "OSM PBF"
-    case osmXML = "OSM XML"
-    case geoJSON = "GeoJSON"
-    case overpassJSON = "Overpass JSON"
-    case googlePlaces = "Google Places JSON"
-    case csv = "CSV"
-
+/// A POI source format by name ("OSM PBF", "CSV", …), each one `POISourceReader`'s.
+public struct POISourceFormat: RawRepresentable, Hashable, Sendable {
+    /// The format's name, as import reports and caches give it.
+    public let rawValue: String
     /// OSM data (elements with tags, ways, relations): the formats that carry buildings.
-    public var isOSM: Bool { self == .osmPBF || self == .osmXML || self == .overpassJSON }
+    public let isOSM: Bool
+
+    init(_ name: String, isOSM: Bool = false) {
+        rawValue = name
+        self.isOSM = isOSM
+    }
+
+    /// The format of this name among those poiar reads (`POISourceReaders.all`); nil for
+    /// another (a cache written by other code).
+    public init?(rawValue: String) {
+        guard let reader = POISourceReaders.all.first(where: { $0.format.rawValue == rawValue }) else { return nil }
+        self = reader.format
+    }
+
+    // The formats poiar reads, by name for callers that ask for one (a new format need not be here).
+    public static var osmPBF: POISourceFormat { PBFImporter.format }
+    public static var osmXML: POISourceFormat { OSMXMLImporter.format }
+    public static var geoJSON: POISourceFormat { GeoJSONImporter.format }
+    public static var overpassJSON: POISourceFormat { OverpassJSONImporter.format }
+    public static var googlePlaces: POISourceFormat { GooglePlacesImporter.format }
+    public static var csv: POISourceFormat { CSVImporter.format }
 }
 
 /// The outcome of importing one file.
@@ -110,8 +125,9 @@ public struct BuildingImportReport: Equatable, Sendable, CustomStringConvertible
     }
 }
 
-/// Importing POI source files into a `POIDatabase`: picks the reader by content (`.gz` and
-/// `.bz2` files are decompressed first), and refuses plainly what it cannot read.
+/// Importing POI source files into a `POIDatabase`: picks the reader by content
+/// (`POISourceReaders.detect`; `.gz` and `.bz2` files are decompressed first), and refuses
+/// plainly what it cannot read.
 public enum POIImport {
     /// Imports each file in its own transaction, in order; stops at the first error, which
     /// leaves that file's changes out (files before it stay imported).
@@ -127,9 +143,9 @@ public enum POIImport {
     @discardableResult
     public static func importFile(_ url: URL, into db: POIDatabase, options: ImportOptions = ImportOptions(),
                                   geoid: Geoid = .system) throws -> ImportReport {
-        let (source, format) = try open(url)
-        let parsed = try parse(source, format: format, options: options, geoid: geoid)
-        return try store(parsed, format: format, compression: source.compression,
+        let (source, reader) = try open(url)
+        let parsed = try parse(source, reader: reader, options: options, geoid: geoid)
+        return try store(parsed, format: reader.format, compression: source.compression,
                          file: url.path, sourceName: url.lastPathComponent, into: db)
     }
 
@@ -155,91 +171,25 @@ public enum POIImport {
     ///   malformed file.
     public static func parse(_ url: URL, options: ImportOptions = ImportOptions(),
                              geoid: Geoid = .system) throws -> (format: POISourceFormat, pois: ParsedPOIs) {
-        let (source, format) = try open(url)
-        return (format, try parse(source, format: format, options: options, geoid: geoid))
+        let (source, reader) = try open(url)
+        return (reader.format, try parse(source, reader: reader, options: options, geoid: geoid))
     }
 
-    /// Parses a source of a known format: OSM XML and the JSON forms as they stream in, OSM
-    /// PBF and CSV whole (a plain file mapped, not copied); `ele` heights become ellipsoidal
-    /// altitudes through `geoid`.
-    static func parse(_ source: SourceStream, format: POISourceFormat, options: ImportOptions = ImportOptions(),
+    /// Parses a source with its format's reader (OSM XML and the JSON forms as they stream in,
+    /// OSM PBF and CSV whole); `ele` heights become ellipsoidal altitudes through `geoid`.
+    static func parse(_ source: SourceStream, reader: any POISourceReader.Type, options: ImportOptions = ImportOptions(),
                       geoid: Geoid = .system) throws -> ParsedPOIs {
-        let file = source.file
-        var parsed: ParsedPOIs
-        switch format {
-        case .osmPBF: parsed = try PBFImporter.parse(source.readAll(), file: file)
-        case .osmXML: parsed = try OSMXMLImporter.parse(source)
-        case .csv: parsed = try CSVImporter.parse(source.readAll(), file: file, options: options)
-        case .geoJSON: parsed = try GeoJSONImporter.parse(source, options: options)
-        case .overpassJSON: parsed = try OverpassJSONImporter.parse(source)
-        case .googlePlaces: parsed = try GooglePlacesImporter.parse(source)
-        }
+        var parsed = try reader.read(source, options: options)
         parsed.dropDuplicateIDs()
         parsed.placeSeaLevelHeights(geoid: geoid)
         return parsed
     }
 
-    /// Opens a source file: its compression from its first bytes, its format from its
+    /// Opens a source file: its compression from its first bytes, its format's reader from its
     /// (decompressed) start.
-    static func open(_ url: URL) throws -> (SourceStream, POISourceFormat) {
+    static func open(_ url: URL) throws -> (SourceStream, any POISourceReader.Type) {
         let source = try SourceStream(url: url)
-        return (source, try detectFormat(source.head(65_536), file: url.path))
-    }
-
-    /// The JSON forms poiar reads, for the message about JSON it does not recognise.
-    static let jsonForms = "a GeoJSON FeatureCollection, Feature or feature sequence (GeoJSONSeq, one Feature a line); "
-        + "an Overpass answer's \"elements\"; a Google Places \"results\" (Nearby/Text Search) or \"result\" (Details) "
-        + "response; a Places API (New) \"places\" response or Place object (\"id\", \"displayName\", \"location\")"
-
-    /// Tells the format from the (decompressed) start of the content: a PBF `OSMHeader` blob
-    /// is OSM PBF; `<` is OSM XML; a JSON object with `"type": "FeatureCollection"`/`"Feature"`
-    /// (or a record separator, GeoJSONSeq) is GeoJSON, one with `"elements"` Overpass JSON, one
-    /// with `"results"`, `"result"`, `"places"`, a Places `"status"` or a Place (New)'s own
-    /// fields Google Places JSON; text whose first line has latitude and longitude columns
-    /// (or a `.csv`/`.tsv` name) is CSV. A `.pbf` file that is not a PBF is reported as a PBF
-    /// problem.
-    static func detectFormat(_ head: Data, file: String) throws -> POISourceFormat {
-        let lower = file.lowercased()
-        if PBFImporter.looksLikePBF(head) || lower.hasSuffix(".pbf") { return .osmPBF }
-        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || lower.hasSuffix(".zip") {
-            throw InputError(file: file, "zip archives are not supported; extract the POI file first")
-        }
-        if head.starts(with: sqliteHeader) {
-            throw InputError(file: file, "is an SQLite database, not a POI source to import")
-        }
-        // Skip a UTF-8 byte-order mark and leading white space.
-        var bytes = head[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        let expected = "expected OSM PBF, OSM XML, GeoJSON, Overpass JSON, Google Places JSON or CSV"
-        switch first {
-        case UInt8(ascii: "<"):
-            return .osmXML
-        case 0x1E:
-            return .geoJSON  // RFC 8142: every text of a GeoJSONSeq starts with a record separator
-        case UInt8(ascii: "{"):
-            // Look for the distinguishing top-level key in the first few kilobytes; the
-            // reader checks the structure properly.
-            let text = String(decoding: bytes, as: UTF8.self)
-            func has(_ pattern: String) -> Bool { text.range(of: pattern, options: .regularExpression) != nil }
-            if has(#""type"\s*:\s*"(FeatureCollection|Feature)""#) { return .geoJSON }
-            if has(#""elements"\s*:"#) { return .overpassJSON }
-            if has(#""(results|result|places|html_attributions|error_message|displayName|primaryType|formattedAddress|googleMapsUri)"\s*:"#)
-                || has(#""status"\s*:\s*"[A-Z_]+""#) || has(#""location"\s*:\s*\{\s*"latitude""#) {
-                return .googlePlaces
-            }
-            throw InputError(file: file, "unrecognised JSON: \(expected); poiar reads \(jsonForms)")
-        case nil:
-            throw InputError(file: file, "empty file: \(expected)")
-        default:
-            let firstLine = String(decoding: bytes.prefix(4096).prefix { $0 != 0x0A }, as: UTF8.self)
-            let columns = Set(firstLine.split(whereSeparator: { $0 == "," || $0 == ";" || $0 == "\t" })
-                .map { $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() })
-            let latitude = columns.contains("lat") || columns.contains("latitude")
-            let longitude = !columns.isDisjoint(with: ["lon", "lng", "long", "longitude"])
-            if (latitude && longitude) || lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") { return .csv }
-            throw InputError(file: file, "unrecognised POI source format: \(expected)")
-        }
+        return (source, try POISourceReaders.detect(source.head(POISourceReaders.headSize), file: url.path))
     }
 }
 

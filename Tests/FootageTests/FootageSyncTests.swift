@@ -2,64 +2,64 @@ import Footage
 import Foundation
 import PoiarTestSupport
 import POIARCore
-import XCTest
+import Testing
 
 /// `--footage-offset auto` on synthetic footage: a textured scene panned by a synthetic
 /// gyro's rotation, delayed by a known offset.
-final class FootageSyncTests: XCTestCase {
-    func testRecoversAKnownDelayToAFewMilliseconds() throws {
+@Suite struct FootageSyncTests {
+    @Test func recoversAKnownDelayToAFewMilliseconds() throws {
         for offset in [0.237, -0.412] {
             let scene = PannedScene(offset: offset)
             let estimate = try FootageSync.estimate(frames: scene, gyro: scene.gyro)
-            XCTAssertEqual(estimate.offset, offset, accuracy: 0.003, "\(estimate)")
-            XCTAssertLessThan(estimate.uncertainty, 0.003, "\(estimate)")
-            XCTAssertGreaterThan(estimate.explained, 0.95, "\(estimate)")
-            XCTAssertGreaterThan(estimate.fastMotionExplained, 0.9, "\(estimate)")
-            XCTAssertEqual(estimate.pairsUsed, scene.frameTimes.count - 1)
+            #expect(abs(estimate.offset - offset) <= 0.003, "\(estimate)")
+            #expect(estimate.uncertainty < 0.003, "\(estimate)")
+            #expect(estimate.explained > 0.95, "\(estimate)")
+            #expect(estimate.fastMotionExplained > 0.9, "\(estimate)")
+            #expect(estimate.pairsUsed == scene.frameTimes.count - 1)
         }
     }
 
-    func testARollingShutterPutsTheOffsetAtTheMiddleRow() throws {
+    @Test func aRollingShutterPutsTheOffsetAtTheMiddleRow() throws {
         // Rows read out over 20 ms: the middle row is seen 10 ms after the first.
         let scene = PannedScene(offset: 0.1, readout: 0.020)
         let estimate = try FootageSync.estimate(frames: scene, gyro: scene.gyro)
-        XCTAssertEqual(estimate.offset, 0.1 + 0.010, accuracy: 0.003, "\(estimate)")
+        #expect(abs(estimate.offset - (0.1 + 0.010)) <= 0.003, "\(estimate)")
     }
 
-    func testAStaticSceneIsRefused() throws {
+    @Test func aStaticSceneIsRefused() throws {
         let scene = PannedScene(offset: 0.2, amplitude: 0)
-        XCTAssertThrowsError(try FootageSync.estimate(frames: scene, gyro: scene.gyro)) { error in
-            let text = "\(error)"
-            XCTAssertTrue(text.hasPrefix("synthetic pan: cannot estimate the footage offset: too little rotation: "), text)
-            XCTAssertTrue(text.contains("at least 10° needed"), text)
-        }
+        let error = try #require(throws: (any Error).self) { try FootageSync.estimate(frames: scene, gyro: scene.gyro) }
+        let text = "\(error)"
+        #expect(text.hasPrefix("synthetic pan: cannot estimate the footage offset: too little rotation: "), "\(text)")
+        #expect(text.contains("at least 10° needed"), "\(text)")
     }
 
-    func testAGyroLogThatMissesTheFootageIsRefused() throws {
+    @Test func aGyroLogThatMissesTheFootageIsRefused() throws {
         let times = (0..<100).map { Double($0) / 30 }
         let shifts = [ImageShift](repeating: ImageShift(dx: 1, dy: 0, quality: 1), count: 99)
         let gyro = (0..<200).map { (time: 100 + Double($0) / 100, rate: Vector3(0.1, 0, 0)) }
         let result = FootageOffsetEstimator().estimate(frameTimes: times, shifts: shifts, gyro: gyro)
-        XCTAssertEqual("\(result)", "failure(cannot estimate the footage offset: no overlap between footage (0.000–3.300 s) and the log's gyro (100.000–101.990 s) for any offset within 0.000 ± 3.0 s)")
+        #expect("\(result)" == "failure(cannot estimate the footage offset: no overlap between footage (0.000–3.300 s) and the log's gyro (100.000–101.990 s) for any offset within 0.000 ± 3.0 s)")
         // Looked for around where the clocks put it, it is found.
         guard case .failure(.tooLittleRotation) = FootageOffsetEstimator().estimate(frameTimes: times, shifts: shifts, gyro: gyro, around: 99) else {
-            return XCTFail("a constant turn is too little rotation to time")
+            Issue.record("a constant turn is too little rotation to time")
+            return
         }
     }
 
-    func testPhaseCorrelationFindsASubPixelShift() throws {
+    @Test func phaseCorrelationFindsASubPixelShift() throws {
         let scene = PannedScene(offset: 0)
-        let correlator = try XCTUnwrap(PhaseCorrelator(frameWidth: scene.size.width, frameHeight: scene.size.height))
-        XCTAssertEqual(correlator.width, 256)
-        XCTAssertEqual(correlator.height, 128)
+        let correlator = try #require(PhaseCorrelator(frameWidth: scene.size.width, frameHeight: scene.size.height))
+        #expect(correlator.width == 256)
+        #expect(correlator.height == 128)
         let a = correlator.spectrum(of: scene.render(position: (0, 0), time: 0))
         let b = correlator.spectrum(of: scene.render(position: (3.3, -1.7), time: 0))
         let shift = correlator.shift(from: a, to: b)
         // Within 0.05 px but for the scene's own bilinear resampling, which moves fine detail by
         // a few hundredths of a pixel depending on the fraction.
-        XCTAssertEqual(shift.dx, 3.3, accuracy: 0.08)
-        XCTAssertEqual(shift.dy, -1.7, accuracy: 0.08)
-        XCTAssertGreaterThan(shift.quality, 0.5)
+        #expect(abs(shift.dx - 3.3) <= 0.08)
+        #expect(abs(shift.dy - (-1.7)) <= 0.08)
+        #expect(shift.quality > 0.5)
     }
 }
 

@@ -2,67 +2,67 @@ import Footage
 import Foundation
 import PoiarTestSupport
 import POIARCore
-import XCTest
+import Testing
 
-final class VideoDecoderTests: XCTestCase {
+@Suite struct VideoDecoderTests {
     var clip: String { sampleLogs.appendingPathComponent("gopro-walk.mp4").path }
 
-    func testListsEveryFrameOfTheGoProClip() throws {
+    @Test func listsEveryFrameOfTheGoProClip() throws {
         let video = try VideoDecoder(path: clip)
-        XCTAssertEqual(video.width, 848)
-        XCTAssertEqual(video.height, 480)
-        XCTAssertEqual(video.frameCount, 315)
-        XCTAssertEqual(video.stream.codecName, "h264")
+        #expect(video.width == 848)
+        #expect(video.height == 480)
+        #expect(video.frameCount == 315)
+        #expect(video.stream.codecName == "h264")
         // 30000/1001 fps from 0.
-        XCTAssertEqual(video.frameTimes[0], 0, accuracy: 1e-9)
-        XCTAssertEqual(video.frameTimes[314], 314 * 1001 / 30000, accuracy: 1e-6)
+        #expect(abs(video.frameTimes[0] - 0) <= 1e-9)
+        #expect(abs(video.frameTimes[314] - (314 * 1001 / 30000)) <= 1e-6)
     }
 
-    func testFrameReachedBySeekingEqualsFrameDecodedInOrder() throws {
+    @Test func frameReachedBySeekingEqualsFrameDecodedInOrder() throws {
         let inOrder = try VideoDecoder(path: clip)
         var sequential: [VideoFrame] = []
         for i in 0..<200 { sequential.append(try inOrder.frame(at: i)) }
         let seeking = try VideoDecoder(path: clip)
         for i in [199, 150, 3, 120] {
             let f = try seeking.frame(at: i)
-            XCTAssertEqual(f.pixels, sequential[i].pixels, "frame \(i)")
-            XCTAssertEqual(f.time, inOrder.frameTimes[i])
+            #expect(f.pixels == sequential[i].pixels, "frame \(i)")
+            #expect(f.time == inOrder.frameTimes[i])
         }
-        XCTAssertNotEqual(sequential[0].pixels, sequential[199].pixels)
+        #expect(sequential[0].pixels != sequential[199].pixels)
     }
 
-    func testGoProTelemetryTrackIsADataStream() throws {
+    @Test func goProTelemetryTrackIsADataStream() throws {
         let file = try MediaFile(path: clip)
-        let gpmd = try XCTUnwrap(file.stream(tagged: "gpmd"))
+        let gpmd = try #require(file.stream(tagged: "gpmd"))
         var payloads: [(Double?, Int)] = []
         try file.forEachPacket(of: gpmd) { t, bytes in payloads.append((t, bytes.count)) }
-        XCTAssertEqual(payloads.count, 11)
-        XCTAssertEqual(payloads[1].0 ?? -1, 1.001, accuracy: 1e-3)
+        #expect(payloads.count == 11)
+        #expect(abs((payloads[1].0 ?? -1) - 1.001) <= 1e-3)
     }
 
-    func testAFileThatIsNotAVideoIsRefusedNamingIt() throws {
+    @Test func aFileThatIsNotAVideoIsRefusedNamingIt() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         let path = dir.appendingPathComponent("notes.mp4").path
         try Data("not a video".utf8).write(to: URL(fileURLWithPath: path))
-        XCTAssertThrowsError(try VideoDecoder(path: path)) { e in
-            XCTAssertTrue("\(e)".hasPrefix(path), "\(e)")
-        }
+        let e = try #require(throws: (any Error).self) { try VideoDecoder(path: path) }
+        #expect("\(e)".hasPrefix(path), "\(e)")
     }
 }
 
-final class HEVCDecodingTests: XCTestCase {
+@Suite struct HEVCDecodingTests {
     /// An H.265 clip (Tests/Fixtures/footage/hevc-12-frames.mp4: 12 frames of 64×48 at 30 fps,
     /// made with PyAV's libx265): every frame decodes, in order and by seeking, to the same pixels.
-    func testH265FramesDecode() throws {
+    @Test func h265FramesDecode() throws {
         let path = packageRoot.appendingPathComponent("Tests/Fixtures/footage/hevc-12-frames.mp4").path
         let video = try VideoDecoder(path: path)
-        XCTAssertEqual(video.stream.codecName, "hevc")
-        XCTAssertEqual(video.frameCount, 12)
-        XCTAssertEqual(video.width, 64)
+        #expect(video.stream.codecName == "hevc")
+        #expect(video.frameCount == 12)
+        #expect(video.width == 64)
         let inOrder = try (0..<12).map { try video.frame(at: $0) }
         // The red channel ramps by 20 a frame (B, G, R, A: byte 2).
-        XCTAssertEqual(Double(inOrder[5].pixels[2]), 100, accuracy: 6)
+        #expect(abs(Double(inOrder[5].pixels[2]) - 100) <= 6)
         let again = try VideoDecoder(path: path)
-        XCTAssertEqual(try again.frame(at: 9).pixels, inOrder[9].pixels)
+        #expect(try again.frame(at: 9).pixels == inOrder[9].pixels)
     }
 }

@@ -2,9 +2,9 @@ import Footage
 import Foundation
 import PoiarTestSupport
 import POIARCore
-import XCTest
+import Testing
 
-final class VideoWriterTests: XCTestCase {
+@Suite struct VideoWriterTests {
     /// Frame `k` of a test clip: a colour gradient with a white square moving right and a
     /// dark line of "text", B, G, R, A, opaque.
     func testFrame(_ k: Int, width: Int, height: Int) -> [UInt8] {
@@ -46,81 +46,84 @@ final class VideoWriterTests: XCTestCase {
 
     /// Both encoders: every frame back at its time, the odd size padded by one pixel, and the
     /// frames within a lossy codec's error of the source.
-    func testRoundTripThroughTheDecoder() throws {
+    @Test func roundTripThroughTheDecoder() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         let (width, height) = (161, 91)  // odd: padded to 162×92
         for codec in VideoWriter.Codec.allCases where codec.isAvailable {
             let url = dir.appendingPathComponent("\(codec.rawValue).mp4")
             try write(url, frames: 12, width: width, height: height, rate: 2, codec: codec)
             let video = try VideoDecoder(path: url.path)
-            XCTAssertEqual(video.frameCount, 12, "\(codec)")
-            XCTAssertEqual(video.width, 162); XCTAssertEqual(video.height, 92)
-            XCTAssertEqual(video.stream.codecName, codec == .h264 ? "h264" : "mpeg4")
-            for (i, t) in video.frameTimes.enumerated() { XCTAssertEqual(t - video.frameTimes[0], Double(i) * 0.5, accuracy: 1e-6) }
+            #expect(video.frameCount == 12, "\(codec)")
+            #expect(video.width == 162); #expect(video.height == 92)
+            #expect(video.stream.codecName == (codec == .h264 ? "h264" : "mpeg4"))
+            for (i, t) in video.frameTimes.enumerated() { #expect(abs((t - video.frameTimes[0]) - (Double(i) * 0.5)) <= 1e-6) }
             for k in [0, 5, 11] {
                 let error = meanError(try video.frame(at: k), testFrame(k, width: width, height: height), width: width, height: height)
                 // crf 20 / q 3 on a small synthetic frame: about 1 level of 255; 4 is far from
                 // a wrong frame (the square moved) or a colour-matrix mismatch.
-                XCTAssertLessThan(error, 4, "\(codec) frame \(k)")
+                #expect(error < 4, "\(codec) frame \(k)")
                 let other = meanError(try video.frame(at: k), testFrame((k + 6) % 12, width: width, height: height), width: width, height: height)
-                XCTAssertGreaterThan(other, error, "\(codec) frame \(k) against another")
+                #expect(other > error, "\(codec) frame \(k) against another")
             }
             // The padding is black.
             let last = try video.frame(at: 0)
             let pad = (45 * last.width + 161) * 4
-            XCTAssertLessThan(Int(last.pixels[pad]) + Int(last.pixels[pad + 1]) + Int(last.pixels[pad + 2]), 3 * 40)
+            #expect(Int(last.pixels[pad]) + Int(last.pixels[pad + 1]) + Int(last.pixels[pad + 2]) < 3 * 40)
         }
     }
 
-    func testSameFramesMakeTheSameBytes() throws {
+    @Test func sameFramesMakeTheSameBytes() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         let a = dir.appendingPathComponent("a.mp4"), b = dir.appendingPathComponent("b.mp4")
         try write(a, frames: 12, width: 160, height: 90, rate: 30000.0 / 1001)
         try write(b, frames: 12, width: 160, height: 90, rate: 30000.0 / 1001)
-        XCTAssertEqual(try Data(contentsOf: a), try Data(contentsOf: b))
+        #expect(try Data(contentsOf: a) == Data(contentsOf: b))
         // 29.97 frames/s is stored as 30000/1001.
         let video = try VideoDecoder(path: a.path)
-        XCTAssertEqual(video.frameTimes[11] - video.frameTimes[0], 11 * 1001 / 30000, accuracy: 1e-6)
+        #expect(abs((video.frameTimes[11] - video.frameTimes[0]) - (11 * 1001 / 30000)) <= 1e-6)
     }
 
-    func testFrameRateIsTheNearestSmallRational() throws {
+    @Test func frameRateIsTheNearestSmallRational() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         func q(_ rate: Double) -> [Int] {
             // Never finished: the writer leaves nothing behind.
             guard let w = try? VideoWriter(url: dir.appendingPathComponent("video.mp4"), width: 2, height: 2, frameRate: rate) else { return [] }
             return [w.frameRate.numerator, w.frameRate.denominator]
         }
-        XCTAssertEqual(q(2), [2, 1])
-        XCTAssertEqual(q(30000.0 / 1001), [30000, 1001])
-        XCTAssertEqual(q(0.25), [1, 4])
-        XCTAssertEqual(q(1.0 / 3), [1, 3])
-        XCTAssertEqual(q(11 / (5.6 - 0.1)), [2, 1])  // 2.0000000000000004
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+        #expect(q(2) == [2, 1])
+        #expect(q(30000.0 / 1001) == [30000, 1001])
+        #expect(q(0.25) == [1, 4])
+        #expect(q(1.0 / 3) == [1, 3])
+        #expect(q(11 / (5.6 - 0.1)) == [2, 1])  // 2.0000000000000004
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
     }
 
-    func testAWriterNeverFinishedLeavesNothing() throws {
+    @Test func aWriterNeverFinishedLeavesNothing() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         let url = dir.appendingPathComponent("video.mp4")
         do {
             let writer = try VideoWriter(url: url, width: 64, height: 48, frameRate: 2)
             try testFrame(0, width: 64, height: 48).withUnsafeBytes { try writer.append($0) }
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == [])
     }
 
-    func testAFolderThatCannotBeWrittenIsNamed() throws {
+    @Test func aFolderThatCannotBeWrittenIsNamed() throws {
         let dir = try makeTempDir()
+        defer { cleanUp(dir) }
         let url = dir.appendingPathComponent("missing/video.mp4")
-        XCTAssertThrowsError(try VideoWriter(url: url, width: 64, height: 48, frameRate: 2)) { e in
-            XCTAssertTrue("\(e)".hasPrefix(url.path + ": cannot create the file"), "\(e)")
-            XCTAssertFalse("\(e)".contains("\n"))
-        }
+        let missing = try #require(throws: (any Error).self) { try VideoWriter(url: url, width: 64, height: 48, frameRate: 2) }
+        #expect("\(missing)".hasPrefix(url.path + ": cannot create the file"), "\(missing)")
+        #expect(!"\(missing)".contains("\n"))
         // A folder where the video goes: the finished file cannot be renamed into place.
         let blocked = dir.appendingPathComponent("video.mp4")
         try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
-        XCTAssertThrowsError(try write(blocked, frames: 2, width: 64, height: 48, rate: 2)) { e in
-            XCTAssertTrue("\(e)".hasPrefix(blocked.path + ": cannot write"), "\(e)")
-        }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["video.mp4"])
+        let blockedError = try #require(throws: (any Error).self) { try write(blocked, frames: 2, width: 64, height: 48, rate: 2) }
+        #expect("\(blockedError)".hasPrefix(blocked.path + ": cannot write"), "\(blockedError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["video.mp4"])
     }
 }

@@ -4,9 +4,6 @@ import POIARCore
 import Testing
 @testable import POIStore
 
-/// A geoid whose undulation is `n` everywhere.
-func constantGeoid(_ n: Float) throws -> Geoid { Geoid(grid: try GeoidGrid(gtx: constantGTX(n), name: "constant-\(n).gtx")) }
-
 /// `ele` (above sea level) becomes the POI's ellipsoidal altitude at import, in one place
 /// (`ParsedPOIs.placeSeaLevelHeights`); altitudes the source gives as ellipsoidal are kept.
 @Suite struct SeaLevelHeightTests {

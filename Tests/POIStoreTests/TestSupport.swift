@@ -17,15 +17,3 @@ func write(_ text: String, to name: String, in folder: URL) throws -> URL { try 
 func makePOI(_ id: String, _ category: String = "cafe", lat: Double, lon: Double, name: String? = nil) -> POI {
     POI(id: id, name: name ?? id, category: category, coordinate: GeoCoordinate(latitude: lat, longitude: lon))
 }
-
-/// The error `body` throws, as an `InputError` (nil if it throws nothing or something else).
-func inputError(_ body: () throws -> Void) -> InputError? {
-    do {
-        try body()
-        return nil
-    } catch let error as InputError {
-        return error
-    } catch {
-        return nil
-    }
-}

@@ -1,6 +1,6 @@
 import Foundation
 import POIARCore
-import XCTest
+import Testing
 @testable import PhoneImport
 
 /// GPMF KLV bytes made by hand, as the gpmf-parser README lays them out: key, type, structure
@@ -28,7 +28,7 @@ enum KLV {
     }
 }
 
-final class GPMFParserTests: XCTestCase {
+@Suite struct GPMFParserTests {
     let file = "clip.mp4", payload = "GPMF payload 1 (at 0.000 s)"
 
     /// DEVC → STRM → ACCL, with a per-axis SCAL, ORIN and TSMP before it.
@@ -47,32 +47,31 @@ final class GPMFParserTests: XCTestCase {
         ])
     }
 
-    func testNestedStreamWithPerAxisScale() throws {
+    @Test func nestedStreamWithPerAxisScale() throws {
         let items = try GPMFParser.parse(accelPayload(), file: file, payload: payload)
-        XCTAssertEqual(items.map(\.key), ["DEVC"])
-        XCTAssertEqual(items[0].children.map(\.key), ["DVID", "DVNM", "STRM"])
-        XCTAssertEqual(items[0].children[2].children.map(\.key), ["TSMP", "STNM", "ORIN", "SCAL", "ACCL"])
+        #expect(items.map(\.key) == ["DEVC"])
+        #expect(items[0].children.map(\.key) == ["DVID", "DVNM", "STRM"])
+        #expect(items[0].children[2].children.map(\.key) == ["TSMP", "STNM", "ORIN", "SCAL", "ACCL"])
         let streams = try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload)
-        XCTAssertEqual(streams.devices, ["Test Camera"])
-        let accl = try XCTUnwrap(streams.streams("ACCL").first)
-        XCTAssertEqual(accl.samples, [[10, -2, 3], [-1, 0.2, -0.03]])
-        XCTAssertEqual(accl.text("ORIN"), "YxZ")
-        XCTAssertEqual(accl.totalSamples, 2)
-        XCTAssertEqual(accl.device, "Test Camera")
+        #expect(streams.devices == ["Test Camera"])
+        let accl = try #require(streams.streams("ACCL").first)
+        #expect(accl.samples == [[10, -2, 3], [-1, 0.2, -0.03]])
+        #expect(accl.text("ORIN") == "YxZ")
+        #expect(accl.totalSamples == 2)
+        #expect(accl.device == "Test Camera")
     }
 
-    func testOneScaleForAllElementsAndAMismatchedCount() throws {
+    @Test func oneScaleForAllElementsAndAMismatchedCount() throws {
         let one = try GPMFPayloadStreams.read(try GPMFParser.parse(accelPayload(scale: [100]), file: file, payload: payload),
                                               keys: ["ACCL"], file: file, payload: payload)
-        XCTAssertEqual(one.streams("ACCL").first?.samples, [[1, -2, 30], [-0.1, 0.2, -0.3]])
+        #expect(one.streams("ACCL").first?.samples == [[1, -2, 30], [-0.1, 0.2, -0.3]])
         let items = try GPMFParser.parse(accelPayload(scale: [1, 2]), file: file, payload: payload)
-        XCTAssertThrowsError(try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload)) { e in
-            XCTAssertTrue("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte "), "\(e)")
-            XCTAssertTrue("\(e)".contains("SCAL has 2 divisors for ACCL's 3 elements"), "\(e)")
-        }
+        let e = try #require(throws: (any Error).self) { try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload) }
+        #expect("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte "), "\(e)")
+        #expect("\(e)".contains("SCAL has 2 divisors for ACCL's 3 elements"), "\(e)")
     }
 
-    func testEveryBasicType() throws {
+    @Test func everyBasicType() throws {
         let bytes = KLV.nest("STRM", [
             KLV.item("VALb", "b", size: 1, count: 2, [0xFF, 0x7F]),
             KLV.item("VALB", "B", size: 1, count: 1, [0xFF]),
@@ -91,30 +90,29 @@ final class GPMFParserTests: XCTestCase {
         ])
         let items = try GPMFParser.parse(bytes, file: file, payload: payload)[0].children
         func value(_ key: String) throws -> [Double] {
-            try XCTUnwrap(items.first { $0.key == key }).samples(file: file, payload: payload).flatMap { $0 }
+            try #require(items.first { $0.key == key }).samples(file: file, payload: payload).flatMap { $0 }
         }
-        XCTAssertEqual(try value("VALb"), [-1, 127])
-        XCTAssertEqual(try value("VALB"), [255])
-        XCTAssertEqual(try value("VALs"), [-2])
-        XCTAssertEqual(try value("VALS"), [65534])
-        XCTAssertEqual(try value("VALl"), [-5])
-        XCTAssertEqual(try value("VALL"), [4_294_967_295])
-        XCTAssertEqual(try value("VALf"), [1.5])
-        XCTAssertEqual(try value("VALd"), [-2.25])
-        XCTAssertEqual(try value("VALj"), [-7])
-        XCTAssertEqual(try value("VALJ"), [80577])
-        XCTAssertEqual(try value("VALq"), [1.5])
-        XCTAssertEqual(try value("VALQ"), [2.25])
-        XCTAssertEqual(items.first { $0.key == "GPSU" }?.text, "191118234514.000")
-        XCTAssertEqual(items.first { $0.key == "SIUN" }?.text, "m/s²")
+        #expect(try value("VALb") == [-1, 127])
+        #expect(try value("VALB") == [255])
+        #expect(try value("VALs") == [-2])
+        #expect(try value("VALS") == [65534])
+        #expect(try value("VALl") == [-5])
+        #expect(try value("VALL") == [4_294_967_295])
+        #expect(try value("VALf") == [1.5])
+        #expect(try value("VALd") == [-2.25])
+        #expect(try value("VALj") == [-7])
+        #expect(try value("VALJ") == [80577])
+        #expect(try value("VALq") == [1.5])
+        #expect(try value("VALQ") == [2.25])
+        #expect(items.first { $0.key == "GPSU" }?.text == "191118234514.000")
+        #expect(items.first { $0.key == "SIUN" }?.text == "m/s²")
         // Text holds no numbers: an error naming the item.
-        XCTAssertThrowsError(try items.first { $0.key == "SIUN" }!.samples(file: file, payload: payload)) { e in
-            XCTAssertTrue("\(e)".contains("SIUN of type c holds no numbers"), "\(e)")
-        }
+        let e = try #require(throws: (any Error).self) { try items.first { $0.key == "SIUN" }!.samples(file: file, payload: payload) }
+        #expect("\(e)".contains("SIUN of type c holds no numbers"), "\(e)")
     }
 
     /// A `?` structure laid out by the stream's TYPE, as HERO11's GPS9 ("lllllllSS").
-    func testComplexStructureByType() throws {
+    @Test func complexStructureByType() throws {
         let sample = KLV.be32(331_267_700) + KLV.be32(-1_173_273_436 & 0xFFFF_FFFF) + KLV.be32(-22959 & 0xFFFF_FFFF) + KLV.be32(1046)
             + KLV.be32(100) + KLV.be32(7262) + KLV.be32(85_514_000) + KLV.be16(154) + KLV.be16(3)
         let bytes = KLV.nest("DEVC", [KLV.nest("STRM", [
@@ -123,20 +121,20 @@ final class GPMFParserTests: XCTestCase {
             KLV.item("GPS9", "?", size: 32, count: 1, sample),
         ])])
         let streams = try GPMFPayloadStreams.read(try GPMFParser.parse(bytes, file: file, payload: payload), keys: ["GPS9"], file: file, payload: payload)
-        let s = try XCTUnwrap(streams.streams("GPS9").first?.samples.first)
-        XCTAssertEqual(s.count, 9)
-        XCTAssertEqual(s[0], 33.12677, accuracy: 1e-9)
-        XCTAssertEqual(s[1], -117.3273436, accuracy: 1e-9)
-        XCTAssertEqual(s[6], 85514, accuracy: 1e-9)
-        XCTAssertEqual(s[7], 1.54, accuracy: 1e-9)
-        XCTAssertEqual(s[8], 3)
-        XCTAssertEqual(GPMFType.expand("f[3]L"), Array("fffL".utf8))
-        XCTAssertNil(GPMFType.expand("f[x]"))
-        XCTAssertNil(GPMFType.expand("fZ"))
+        let s = try #require(streams.streams("GPS9").first?.samples.first)
+        #expect(s.count == 9)
+        #expect(abs(s[0] - 33.12677) <= 1e-9)
+        #expect(abs(s[1] - (-117.3273436)) <= 1e-9)
+        #expect(abs(s[6] - 85514) <= 1e-9)
+        #expect(abs(s[7] - 1.54) <= 1e-9)
+        #expect(s[8] == 3)
+        #expect(GPMFType.expand("f[3]L") == Array("fffL".utf8))
+        #expect(GPMFType.expand("f[x]") == nil)
+        #expect(GPMFType.expand("fZ") == nil)
     }
 
     /// GPMF pads each item to 4 bytes and a nest's end with zero words.
-    func testPaddingAndZeroWords() throws {
+    @Test func paddingAndZeroWords() throws {
         let bytes = KLV.nest("STRM", [
             KLV.item("DMO1", "b", size: 1, count: 1, [5]),
             KLV.item("DMO2", "b", size: 1, count: 15, [UInt8](repeating: 1, count: 15)),
@@ -144,40 +142,35 @@ final class GPMFParserTests: XCTestCase {
             [0, 0, 0, 0],
         ])
         let items = try GPMFParser.parse(bytes, file: file, payload: payload)[0].children
-        XCTAssertEqual(items.map(\.key), ["DMO1", "DMO2", "DMO3"])
-        XCTAssertEqual(items.map(\.offset), [8, 20, 44])
-        XCTAssertEqual(try items[2].samples(file: file, payload: payload), [[9]])
+        #expect(items.map(\.key) == ["DMO1", "DMO2", "DMO3"])
+        #expect(items.map(\.offset) == [8, 20, 44])
+        #expect(try items[2].samples(file: file, payload: payload) == [[9]])
     }
 
-    func testATruncatedPayloadIsAnErrorNamingTheFileAndTheByte() throws {
+    @Test func aTruncatedPayloadIsAnErrorNamingTheFileAndTheByte() throws {
         let bytes = accelPayload()
         // Cut 4 bytes short: the outer nest claims more than is left.
-        XCTAssertThrowsError(try GPMFParser.parse(Array(bytes.prefix(bytes.count - 4)), file: file, payload: payload)) { e in
-            XCTAssertEqual("\(e)", "clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: DEVC claims 124 bytes (31 × 4), only 120 remain: the telemetry is truncated")
-        }
+        let cutShort = try #require(throws: (any Error).self) { try GPMFParser.parse(Array(bytes.prefix(bytes.count - 4)), file: file, payload: payload) }
+        #expect("\(cutShort)" == "clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: DEVC claims 124 bytes (31 × 4), only 120 remain: the telemetry is truncated")
         // A nest whose claim fits but whose last item does not (ACCL at byte 112 claims 12 bytes).
         var inner = bytes
         inner[119] = 3  // ACCL's repeat: 3 samples of 6 bytes, 18 bytes, where 12 (and padding) are
-        XCTAssertThrowsError(try GPMFParser.parse(inner, file: file, payload: payload)) { e in
-            XCTAssertEqual("\(e)", "clip.mp4: GPMF payload 1 (at 0.000 s), byte 112: ACCL claims 18 bytes (3 × 6), only 12 remain: the telemetry is truncated")
-        }
+        let lastItem = try #require(throws: (any Error).self) { try GPMFParser.parse(inner, file: file, payload: payload) }
+        #expect("\(lastItem)" == "clip.mp4: GPMF payload 1 (at 0.000 s), byte 112: ACCL claims 18 bytes (3 × 6), only 12 remain: the telemetry is truncated")
         // Cut inside an item header.
-        XCTAssertThrowsError(try GPMFParser.parse(Array(bytes.prefix(4)), file: file, payload: payload)) { e in
-            XCTAssertTrue("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: an item header needs 8 bytes, only 4 remain"), "\(e)")
-        }
+        let header = try #require(throws: (any Error).self) { try GPMFParser.parse(Array(bytes.prefix(4)), file: file, payload: payload) }
+        #expect("\(header)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte 0: an item header needs 8 bytes, only 4 remain"), "\(header)")
     }
 
-    func testDamagedBytesAreErrorsNotCrashes() throws {
+    @Test func damagedBytesAreErrorsNotCrashes() throws {
         var bytes = accelPayload()
         bytes[8] = 0x01  // DVID's key
-        XCTAssertThrowsError(try GPMFParser.parse(bytes, file: file, payload: payload)) { e in
-            XCTAssertTrue("\(e)".contains("byte 8: \"\\x01VID\" is not a GPMF key"), "\(e)")
-        }
+        let key = try #require(throws: (any Error).self) { try GPMFParser.parse(bytes, file: file, payload: payload) }
+        #expect("\(key)".contains("byte 8: \"\\x01VID\" is not a GPMF key"), "\(key)")
         var unknown = accelPayload()
         unknown[12] = UInt8(ascii: "x")  // DVID's type
-        XCTAssertThrowsError(try GPMFParser.parse(unknown, file: file, payload: payload)) { e in
-            XCTAssertTrue("\(e)".contains("DVID has the unknown GPMF type 0x78"), "\(e)")
-        }
+        let type = try #require(throws: (any Error).self) { try GPMFParser.parse(unknown, file: file, payload: payload) }
+        #expect("\(type)".contains("DVID has the unknown GPMF type 0x78"), "\(type)")
         // Every prefix of a payload is read or refused, never read past.
         let whole = accelPayload()
         for n in 0...whole.count { _ = try? GPMFParser.parse(Array(whole.prefix(n)), file: file, payload: payload) }

@@ -1,11 +1,11 @@
 import Foundation
 import Geodesy
 import POIARCore
-import XCTest
+import Testing
 @testable import PhoneImport
 
 /// The GoPro import's parts on made-up streams: axes, timing, GPS.
-final class GoProPartsTests: XCTestCase {
+@Suite struct GoProPartsTests {
     func stream(_ key: String, _ properties: [String: GPMFItem] = [:], samples: [[Double]] = []) -> GPMFStreamPayload {
         GPMFStreamPayload(key: key, device: "Test", samples: samples, properties: properties, offset: 0)
     }
@@ -27,87 +27,86 @@ final class GoProPartsTests: XCTestCase {
     }
 
     /// ORIN names each stored channel's camera axis, lower case negative: the MAX's "XzY".
-    func testORINMapsStoredChannelsToTheCameraAxes() throws {
+    @Test func orinMapsStoredChannelsToTheCameraAxes() throws {
         let a = try axes(stream("ACCL", ["ORIN": text("ORIN", "XzY"), "ORIO": text("ORIO", "ZXY")]))
-        XCTAssertEqual(a.toCamera * Vector3(1, 2, 3), Vector3(1, 3, -2))
-        XCTAssertEqual(a.source, "ORIN \"XzY\"")
-        XCTAssertFalse(a.assumed)
+        #expect(a.toCamera * Vector3(1, 2, 3) == Vector3(1, 3, -2))
+        #expect(a.source == "ORIN \"XzY\"")
+        #expect(!a.assumed)
         // HERO7's "YxZ": channel 0 is +Y, 1 is −X, 2 is +Z (gpmf-parser issue #56).
-        XCTAssertEqual(try axes(stream("ACCL", ["ORIN": text("ORIN", "YxZ")])).toCamera * Vector3(1, 2, 3), Vector3(-2, 1, 3))
-        XCTAssertThrowsError(try axes(stream("GYRO", ["ORIN": text("ORIN", "XXY")]))) { e in
-            XCTAssertEqual("\(e)", "clip.mp4: GPMF payload 1: GYRO's ORIN \"XXY\" is not an axis order (X, Y and Z once each, lower case negative)")
-        }
+        #expect(try axes(stream("ACCL", ["ORIN": text("ORIN", "YxZ")])).toCamera * Vector3(1, 2, 3) == Vector3(-2, 1, 3))
+        let e = try #require(throws: (any Error).self) { try axes(stream("GYRO", ["ORIN": text("ORIN", "XXY")])) }
+        #expect("\(e)" == "clip.mp4: GPMF payload 1: GYRO's ORIN \"XXY\" is not an axis order (X, Y and Z once each, lower case negative)")
     }
 
     /// MTRX is used only when it is a calibration (not just 0 and ±1), its output in ORIO's order.
-    func testACalibrationMatrixWinsOverORIN() throws {
+    @Test func aCalibrationMatrixWinsOverORIN() throws {
         let permutation = numbers("MTRX", "f", [0, -1, 0, 1, 0, 0, 0, 0, 1])
         let orin = ["ORIN": text("ORIN", "XzY"), "ORIO": text("ORIO", "ZXY")]
         var props = orin
         props["MTRX"] = permutation
-        XCTAssertEqual(try axes(stream("ACCL", props)).source, "ORIN \"XzY\"")
+        #expect(try axes(stream("ACCL", props)).source == "ORIN \"XzY\"")
         props["MTRX"] = numbers("MTRX", "f", [0, -1, 0, 1, 0, 0, 0, 0, 2])
         let a = try axes(stream("ACCL", props))
-        XCTAssertEqual(a.source, "MTRX (a calibration) in ORIO \"ZXY\"")
+        #expect(a.source == "MTRX (a calibration) in ORIO \"ZXY\"")
         // outputs (Z, X, Y) = (−c1, c0, 2·c2) → camera (X, Y, Z) = (c0, 2·c2, −c1).
-        XCTAssertEqual(a.toCamera * Vector3(1, 2, 3), Vector3(1, 6, -2))
+        #expect(a.toCamera * Vector3(1, 2, 3) == Vector3(1, 6, -2))
     }
 
     /// Without ORIN, the order GoPro documents for the model.
-    func testModelsWithoutORINGetTheirDocumentedOrder() throws {
-        XCTAssertEqual(try axes(stream("ACCL"), model: "Camera").toCamera * Vector3(1, 2, 3), Vector3(2, 3, 1))  // HERO5: Z, X, Y
-        XCTAssertEqual(try axes(stream("ACCL"), model: "HERO6 Black").toCamera * Vector3(1, 2, 3), Vector3(-2, 1, 3))  // Y, −X, Z
-        XCTAssertEqual(try axes(stream("ACCL"), model: "Fusion").toCamera * Vector3(1, 2, 3), Vector3(2, -1, 3))  // −Y, X, Z
+    @Test func modelsWithoutORINGetTheirDocumentedOrder() throws {
+        #expect(try axes(stream("ACCL"), model: "Camera").toCamera * Vector3(1, 2, 3) == Vector3(2, 3, 1))  // HERO5: Z, X, Y
+        #expect(try axes(stream("ACCL"), model: "HERO6 Black").toCamera * Vector3(1, 2, 3) == Vector3(-2, 1, 3))  // Y, −X, Z
+        #expect(try axes(stream("ACCL"), model: "Fusion").toCamera * Vector3(1, 2, 3) == Vector3(2, -1, 3))  // −Y, X, Z
         let unknown = try axes(stream("ACCL"), model: "HERO99")
-        XCTAssertTrue(unknown.assumed)
-        XCTAssertTrue(unknown.source.contains("HERO5's order"), unknown.source)
+        #expect(unknown.assumed)
+        #expect(unknown.source.contains("HERO5's order"), "\(unknown.source)")
     }
 
     /// The camera's axes (X left, Y back, Z up) into poiar's device frame: gravity up the
     /// image, the lens along −z; a camera mounted upside down (image turned) the same way.
-    func testCameraAxesToTheDeviceFrame() {
+    @Test func cameraAxesToTheDeviceFrame() {
         let upright = GoProMount.upright.toDevice
-        XCTAssertEqual(upright * Vector3(0, 0, 9.8), Vector3(0, 9.8, 0))  // up → +y
-        XCTAssertEqual(upright * Vector3(0, -1, 0), Vector3(0, 0, -1))    // the lens (−Y) → −z
-        XCTAssertEqual(upright * Vector3(-1, 0, 0), Vector3(1, 0, 0))     // the camera's right → +x
+        #expect(upright * Vector3(0, 0, 9.8) == Vector3(0, 9.8, 0))  // up → +y
+        #expect(upright * Vector3(0, -1, 0) == Vector3(0, 0, -1))    // the lens (−Y) → −z
+        #expect(upright * Vector3(-1, 0, 0) == Vector3(1, 0, 0))     // the camera's right → +x
         let upsideDown = GoProMount.upsideDown.toDevice
-        XCTAssertEqual(upsideDown * Vector3(0, 0, -9.8), Vector3(0, 9.8, 0))
-        XCTAssertEqual(upsideDown * Vector3(0, -1, 0), Vector3(0, 0, -1))
+        #expect(upsideDown * Vector3(0, 0, -9.8) == Vector3(0, 9.8, 0))
+        #expect(upsideDown * Vector3(0, -1, 0) == Vector3(0, 0, -1))
         for m in [upright, upsideDown] {  // proper rotations
-            XCTAssertEqual(m.row0.cross(m.row1), m.row2)
+            #expect(m.row0.cross(m.row1) == m.row2)
         }
-        XCTAssertEqual(GoProMount.from(upInCamera: [Vector3(0, 1, 9), Vector3(0, 0, 9.8)]).mount, .upright)
-        XCTAssertEqual(GoProMount.from(upInCamera: [Vector3(0, 1, -9), Vector3(0, 0, -9.8), Vector3(0, 0, 9.8)]).mount, .upsideDown)
+        #expect(GoProMount.from(upInCamera: [Vector3(0, 1, 9), Vector3(0, 0, 9.8)]).mount == .upright)
+        #expect(GoProMount.from(upInCamera: [Vector3(0, 1, -9), Vector3(0, 0, -9.8), Vector3(0, 0, 9.8)]).mount == .upsideDown)
     }
 
     /// Each payload's samples spread evenly to the next payload's time; the last payload's
     /// by the rate so far, or over the rest of the clip.
-    func testSamplesAreSpreadOverTheirPayloads() {
+    @Test func samplesAreSpreadOverTheirPayloads() {
         let (times, how) = GoProTimeline.sampleTimes(starts: [0, 1.001, 2.002], counts: [4, 4, 2], clipEnd: 10)
-        XCTAssertEqual(how, .rate)
-        for (k, t) in [0, 0.25025, 0.5005, 0.75075].enumerated() { XCTAssertEqual(times[0][k], t, accuracy: 1e-12) }
-        XCTAssertEqual(times[1][1], 1.001 + 0.25025, accuracy: 1e-12)
-        XCTAssertEqual(times[2][1], 2.002 + 0.25025, accuracy: 1e-12)  // 8 samples in 2.002 s
+        #expect(how == .rate)
+        for (k, t) in [0, 0.25025, 0.5005, 0.75075].enumerated() { #expect(abs(times[0][k] - t) <= 1e-12) }
+        #expect(abs(times[1][1] - (1.001 + 0.25025)) <= 1e-12)
+        #expect(abs(times[2][1] - (2.002 + 0.25025)) <= 1e-12)  // 8 samples in 2.002 s
         let one = GoProTimeline.sampleTimes(starts: [0.5], counts: [3], clipEnd: 2)
-        XCTAssertEqual(one.lastSpan, .clipEnd)
-        XCTAssertEqual(one.times[0], [0.5, 1, 1.5])
-        XCTAssertEqual(GoProTimeline.sampleTimes(starts: [0], counts: [2], clipEnd: nil).lastSpan, .nominal)
+        #expect(one.lastSpan == .clipEnd)
+        #expect(one.times[0] == [0.5, 1, 1.5])
+        #expect(GoProTimeline.sampleTimes(starts: [0], counts: [2], clipEnd: nil).lastSpan == .nominal)
         // A stream absent from a payload has no samples there; the others keep their times (the
         // last payload's rate counts the empty one: 2 samples in 2 s).
         let gap = GoProTimeline.sampleTimes(starts: [0, 1, 2], counts: [2, 0, 2], clipEnd: nil).times
-        XCTAssertEqual(gap, [[0, 0.5], [], [2, 3]])
+        #expect(gap == [[0, 0.5], [], [2, 3]])
     }
 
-    func testGPSUIsUTC() throws {
-        let d = try XCTUnwrap(GoProGPS.parseGPSU("191118234514.470"))
-        XCTAssertEqual(d.timeIntervalSince1970, 1_574_120_714.47, accuracy: 1e-6)
-        XCTAssertNil(GoProGPS.parseGPSU("000000000000.000"))  // before the GPS had the time
-        XCTAssertNil(GoProGPS.parseGPSU("19111823451"))
-        XCTAssertNil(GoProGPS.parseGPSU("191318234514.000"))
+    @Test func gpsuIsUTC() throws {
+        let d = try #require(GoProGPS.parseGPSU("191118234514.470"))
+        #expect(abs(d.timeIntervalSince1970 - 1_574_120_714.47) <= 1e-6)
+        #expect(GoProGPS.parseGPSU("000000000000.000") == nil)  // before the GPS had the time
+        #expect(GoProGPS.parseGPSU("19111823451") == nil)
+        #expect(GoProGPS.parseGPSU("191318234514.000") == nil)
     }
 
     /// GPS5: the payload's GPSF decides for all its samples; DOP × UERE is the accuracy.
-    func testFixesWithoutA2DOr3DFixAreCountedNotUsed() {
+    @Test func fixesWithoutA2DOr3DFixAreCountedNotUsed() {
         var gps = GoProGPS()
         let fix = { (f: Double) in self.numbers("GPSF", "L", [f]) }
         let sample = [33.1267, -117.3273, -23.0, 1.0, 1.0]
@@ -116,35 +115,35 @@ final class GoProPartsTests: XCTestCase {
         gps.add(stream("GPS5", ["GPSF": fix(3), "GPSP": numbers("GPSP", "S", [154]), "GPSU": text("GPSU", "191118234516.000")],
                        samples: [sample, [0, 0, 0, 0, 0]]), times: [1, 1.5], payloadStart: 1)
         gps.settleStart()
-        XCTAssertEqual(gps.withoutFix, 2)
-        XCTAssertEqual(gps.withoutPosition, 1)
-        XCTAssertEqual(gps.fixes.count, 1)
-        XCTAssertEqual(gps.fixes[0].time, 1)
-        XCTAssertEqual(gps.fixes[0].horizontalAccuracy ?? 0, 1.54 * GoProGPS.rangeErrorMetres, accuracy: 1e-9)
+        #expect(gps.withoutFix == 2)
+        #expect(gps.withoutPosition == 1)
+        #expect(gps.fixes.count == 1)
+        #expect(gps.fixes[0].time == 1)
+        #expect(abs((gps.fixes[0].horizontalAccuracy ?? 0) - (1.54 * GoProGPS.rangeErrorMetres)) <= 1e-9)
         // start_utc from the payload with a fix: 23:45:16 at 1 s.
-        XCTAssertEqual(gps.startUTC?.timeIntervalSince1970 ?? 0, 1_574_120_715, accuracy: 1e-6)
-        XCTAssertEqual(gps.key, "GPS5")
+        #expect(abs((gps.startUTC?.timeIntervalSince1970 ?? 0) - 1_574_120_715) <= 1e-6)
+        #expect(gps.key == "GPS5")
     }
 
     /// GPS9: fix, DOP and time per sample.
-    func testGPS9CarriesItsOwnFixAndTime() {
+    @Test func gps9CarriesItsOwnFixAndTime() {
         var gps = GoProGPS()
         // 2019-11-18 is day 7261 since 2000-01-01; 23:45:14.5 is 85514.5 s after midnight.
         let good = [33.1267, -117.3273, -23, 1, 1, 7261, 85514.5, 1.2, 3]
         let none = [33.1267, -117.3273, -23, 1, 1, 7261, 85515.0, 99, 0]
         gps.add(stream("GPS9", samples: [good, none]), times: [2, 2.5], payloadStart: 2)
         gps.settleStart()
-        XCTAssertEqual(gps.fixes.count, 1)
-        XCTAssertEqual(gps.withoutFix, 1)
-        XCTAssertEqual(gps.fixes[0].horizontalAccuracy ?? 0, 3.6, accuracy: 1e-9)
-        XCTAssertEqual(gps.startUTC?.timeIntervalSince1970 ?? 0, 1_574_120_714.5 - 2, accuracy: 1e-6)
-        XCTAssertEqual(gps.startUTCSource, "GPS9's time of each fix")
+        #expect(gps.fixes.count == 1)
+        #expect(gps.withoutFix == 1)
+        #expect(abs((gps.fixes[0].horizontalAccuracy ?? 0) - 3.6) <= 1e-9)
+        #expect(abs((gps.startUTC?.timeIntervalSince1970 ?? 0) - (1_574_120_714.5 - 2)) <= 1e-6)
+        #expect(gps.startUTCSource == "GPS9's time of each fix")
     }
 }
 
 /// The magnetometer's checks on a made-up clip: an upright camera turning 115° about up in
 /// Helsinki, its field the Earth's (WMM2025), then 11 times too strong, then stuck.
-final class GoProMagnetometerTests: XCTestCase {
+@Suite struct GoProMagnetometerTests {
     let place = GeoCoordinate(latitude: 60.17, longitude: 24.95, altitude: 20)
     let date = Date(timeIntervalSince1970: 1_749_895_331)  // 2025-06-14
 
@@ -164,27 +163,29 @@ final class GoProMagnetometerTests: XCTestCase {
         return (f, up, GyroIntegration(times: times, rates: rates))
     }
 
-    func testTheEarthsFieldPasses() {
+    @Test func theEarthsFieldPasses() {
         let c = clip { q, b in q.conjugate.rotate(b) }
         guard case .usable(let said) = GoProMagnetometer.check(field: c.field, up: c.up, gyro: c.gyro, place: place, date: date) else {
-            return XCTFail("\(GoProMagnetometer.check(field: c.field, up: c.up, gyro: c.gyro, place: place, date: date))")
+            Issue.record("\(GoProMagnetometer.check(field: c.field, up: c.up, gyro: c.gyro, place: place, date: date))")
+            return
         }
-        XCTAssertTrue(said.contains("turns with the camera (its horizontal part within 0°)"), said)
+        #expect(said.contains("turns with the camera (its horizontal part within 0°)"), "\(said)")
     }
 
-    func testAFieldOfAnotherScaleOrOneThatDoesNotTurnFails() {
+    @Test func aFieldOfAnotherScaleOrOneThatDoesNotTurnFails() {
         let strong = clip { q, b in q.conjugate.rotate(b) * 11 }
         guard case .unusable(let why) = GoProMagnetometer.check(field: strong.field, up: strong.up, gyro: strong.gyro, place: place, date: date) else {
-            return XCTFail("11× the Earth's field passed")
+            Issue.record("11× the Earth's field passed")
+            return
         }
-        XCTAssertTrue(why.contains("11.0× the 53 µT the Earth's field has here (WMM2025)"), why)
+        #expect(why.contains("11.0× the 53 µT the Earth's field has here (WMM2025)"), "\(why)")
         // The field of the first instant, fixed in the camera: the right strength and dip, but it does not turn.
         let first = clip { _, b in Pose(headingDeg: 30, pitchDeg: 0, rollDeg: 0).orientation.conjugate.rotate(b) }
         guard case .unusable(let stuck) = GoProMagnetometer.check(field: first.field, up: first.up, gyro: first.gyro, place: place, date: date) else {
-            return XCTFail("a field that does not turn passed")
+            Issue.record("a field that does not turn passed")
+            return
         }
-        XCTAssertTrue(stuck.hasPrefix("it does not turn with the camera (the camera turned 11"), stuck)
-        XCTAssertEqual(GoProMagnetometer.check(field: first.field, up: first.up, gyro: first.gyro, place: nil, date: date),
-                       .unusable("the clip has no GPS fix to check it against the Earth's field (WMM2025)"))
+        #expect(stuck.hasPrefix("it does not turn with the camera (the camera turned 11"), "\(stuck)")
+        #expect(GoProMagnetometer.check(field: first.field, up: first.up, gyro: first.gyro, place: nil, date: date) == .unusable("the clip has no GPS fix to check it against the Earth's field (WMM2025)"))
     }
 }

@@ -3,14 +3,14 @@ import Foundation
 import PoiarTestSupport
 import POIARCore
 import SensorLog
-import XCTest
+import Testing
 @testable import PhoneImport
 
 /// The sample clip's video is stabilised in the camera (IORI): the orientation rows are the
 /// view's, IORI ⊗ CORI, and the picture shows it. The image's shift between video frames
 /// follows the view's turn and not the body's, and the view's horizon stays level where the
 /// body rolls.
-final class GoProViewTests: XCTestCase {
+@Suite struct GoProViewTests {
     var clip: String { sampleLogs.appendingPathComponent("gopro-walk.mp4").path }
 
     /// The import's rows (the view's) and the same clip's CORI converted without IORI (the body's).
@@ -19,21 +19,21 @@ final class GoProViewTests: XCTestCase {
         return (r.orientation, try r.body(clip), r.metadata, r.notices)
     }
 
-    func testTheRowsAreTheStabilisedViewsAndSaySo() throws {
+    @Test func theRowsAreTheStabilisedViewsAndSaySo() throws {
         let c = try read()
-        XCTAssertEqual(c.view.count, 316)
-        XCTAssertTrue(c.metadata["import_orientation"]?.hasPrefix("the stabilised view's: IORI ⊗ CORI") ?? false, "\(c.metadata)")
-        XCTAssertTrue(c.notices.contains { $0.contains("the video is stabilised in the camera (IORI): its image turns up to 19.4°") && $0.contains("the orientation rows are the view's") }, "\(c.notices)")
+        #expect(c.view.count == 316)
+        #expect(c.metadata["import_orientation"]?.hasPrefix("the stabilised view's: IORI ⊗ CORI") ?? false, "\(c.metadata)")
+        #expect(c.notices.contains { $0.contains("the video is stabilised in the camera (IORI): its image turns up to 19.4°") && $0.contains("the orientation rows are the view's") }, "\(c.notices)")
         // The view's horizon is level (HyperSmooth levels it) where the body rolls up to 11°.
         func roll(_ q: Quaternion) -> Double { asin(max(-1, min(1, q.rotate(Vector3(1, 0, 0)).z))) * 180 / .pi }
-        XCTAssertLessThan(c.view.map { abs(roll($0.1)) }.max() ?? 99, 2)
-        XCTAssertGreaterThan(c.body.map { abs(roll($0.1)) }.max() ?? 0, 8)
+        #expect((c.view.map { abs(roll($0.1)) }.max() ?? 99) < 2)
+        #expect((c.body.map { abs(roll($0.1)) }.max() ?? 0) > 8)
     }
 
     /// The picture's shift between consecutive frames (every third pair; block matching on
     /// frames shrunk 4×) against each series' turn between them: the pan (about the device's y)
     /// moves the picture across, the tilt (about x) up and down, by one focal length per radian.
-    func testThePictureTurnsWithTheView() throws {
+    @Test func thePictureTurnsWithTheView() throws {
         let c = try read()
         let decoder = try VideoDecoder(path: clip)
         var shifts: [(index: Int, dx: Double, dy: Double)] = []
@@ -46,7 +46,7 @@ final class GoProViewTests: XCTestCase {
             }
             previous = gray
         }
-        XCTAssertGreaterThan(shifts.count, 100)
+        #expect(shifts.count > 100)
         func fit(_ series: [(Double, Quaternion)]) -> (pan: Double, tilt: Double, focalPan: Double) {
             let turns = shifts.map { s -> Vector3 in
                 let a = series[s.index].1, b = series[s.index + 1].1
@@ -56,11 +56,11 @@ final class GoProViewTests: XCTestCase {
             return (pan.r2, tilt.r2, pan.slope)
         }
         let view = fit(c.view), body = fit(c.body)
-        XCTAssertGreaterThan(view.pan, 0.95, "R² of the picture's pan on the view's")
-        XCTAssertGreaterThan(view.tilt, 0.9, "R² of the picture's tilt on the view's")
-        XCTAssertLessThan(body.pan, 0.7, "R² of the picture's pan on the body's")
-        XCTAssertLessThan(body.tilt, 0.7, "R² of the picture's tilt on the body's")
-        XCTAssertEqual(abs(view.focalPan), 386, accuracy: 40, "the lens's focal length in pixels")
+        #expect(view.pan > 0.95, "R² of the picture's pan on the view's")
+        #expect(view.tilt > 0.9, "R² of the picture's tilt on the view's")
+        #expect(body.pan < 0.7, "R² of the picture's pan on the body's")
+        #expect(body.tilt < 0.7, "R² of the picture's tilt on the body's")
+        #expect(abs(abs(view.focalPan) - 386) <= 40, "the lens's focal length in pixels")
     }
 
     /// Least squares y = a·x + b: a, and R².

@@ -5,9 +5,6 @@ import SensorLog
 import Testing
 @testable import PhoneImport
 
-/// A geoid whose undulation is `n` everywhere.
-private func constantGeoid(_ n: Float) throws -> Geoid { Geoid(grid: try GeoidGrid(gtx: constantGTX(n), name: "constant.gtx")) }
-
 /// Which phone heights are ellipsoidal and which above sea level (docs/altitude.md).
 @Suite struct PhoneAltitudeTests {
     static func altitudes(_ dir: URL, geoid: Geoid) throws -> (altitudes: [Double?], notices: [String], metadata: LogMetadata) {

@@ -31,18 +31,6 @@ func readAll(_ path: String, maxTimeGap: Double = SensorLogReader.defaultMaxTime
     return out
 }
 
-/// The error `body` throws, as an `InputError` (nil if it throws nothing or something else).
-func inputError(_ body: () throws -> Void) -> InputError? {
-    do {
-        try body()
-        return nil
-    } catch let error as InputError {
-        return error
-    } catch {
-        return nil
-    }
-}
-
 /// Reads the log at `path` to the end and returns the `InputError` it must raise, after
 /// checking that the message names the file, the line and (when given) the field.
 @discardableResult
