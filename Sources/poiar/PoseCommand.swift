@@ -16,7 +16,7 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Output CSV (written atomically). Default: stdout.")
     var out: String?
 
-    @OptionGroup var fusion: FusionArguments
+    @OptionGroup(title: "Fusion") var fusion: FusionArguments
 
     @Option(help: "Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md).")
     var mcap: String?
@@ -29,35 +29,34 @@ struct PoseCommand: ParsableCommand {
 
     @Option(name: .customLong("bench-filter"), parsing: .unconditional,
             help: ArgumentHelp("Time N passes of the filter alone over the log held in memory; write no poses.", visibility: .hidden))
-    var benchFilter: Int?
-
-    func validate() throws {
-        if let benchFilter, benchFilter < 1 { throw ValidationError("--bench-filter: expected a number of passes ≥ 1, got \(benchFilter)") }
-        try fusion.validate()
-    }
+    var benchFilter: Checked<PositiveCount>?
 
     func run() throws {
         try reportingErrors {
             let metadata = try openLogSource(path: log).metadata
-            func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
-                var params = ComplementaryFilterParams()
-                north.apply(to: &params)
-                for assignment in filterParams {
-                    do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
-                }
-                return params
-            }
-            if let benchFilter {
-                let north = try fusion.north(logPath: log, metadata: metadata)
-                printNotice("north: \(north.explanation)")
-                let samples = try FilterBenchmark.load(try openLogSource(path: log))
-                printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: benchFilter).report)
-                return
-            }
+            if let benchFilter { return try benchmark(passes: benchFilter.value, metadata: metadata) }
             try PoseExport.run(logPath: log, output: out.map { URL(fileURLWithPath: $0) },
                                north: { fusion.north(firstFix: $0, metadata: metadata) },
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
-                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
+                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: printNotice)
         }
+    }
+
+    /// The filter's parameters for `north`, with `--param`'s changes.
+    func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
+        var params = ComplementaryFilterParams()
+        north.apply(to: &params)
+        for assignment in filterParams {
+            do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
+        }
+        return params
+    }
+
+    /// `--bench-filter N`: N passes of the filter alone, timed.
+    func benchmark(passes: Int, metadata: LogMetadata) throws {
+        let north = try fusion.north(logPath: log, metadata: metadata)
+        printNotice("north: \(north.explanation)")
+        let samples = try FilterBenchmark.load(try openLogSource(path: log))
+        printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: passes).report)
     }
 }

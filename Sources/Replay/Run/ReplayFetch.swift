@@ -1,0 +1,23 @@
+import Foundation
+import POIARCore
+import POIStore
+
+extension POIFetchRequest {
+    /// How far beyond the replay's radius `replay --fetch` fetches, metres: the walk moves
+    /// away from its first fix.
+    public static let replayMargin = 1000.0
+
+    /// `replay --fetch`: the POIs within `radius` + `replayMargin` of `at` (`--at`), else of
+    /// the log's first usable GPS fix.
+    public func run(aroundLog log: String, at: GeoCoordinate?, radius: Double, categories: [String]?,
+                    notice: @escaping @Sendable (String) -> Void) throws {
+        if FileManager.default.fileExists(atPath: database), !((try? hasSQLiteHeader(URL(fileURLWithPath: database))) ?? false) {
+            throw InputError(file: database, field: "--pois", "with --fetch, --pois names a poiar database to fetch into, not a POI source file")
+        }
+        guard let center = try at ?? TrueNorth.firstFix(logPath: log)?.coordinate else {
+            throw InputError(file: log, "--fetch: the log has no usable GPS fix to fetch POIs around (--at gives a position)")
+        }
+        try run(center: GeoCoordinate(latitude: center.latitude, longitude: center.longitude),
+                radius: radius + Self.replayMargin, categories: categories, notice: notice)
+    }
+}
