@@ -15,7 +15,7 @@ struct MapCommand: ParsableCommand {
 
     @OptionGroup(title: "POIs") var poi: POIArguments
 
-    @Option(help: ArgumentHelp("OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn (default: the POI source, when it is one).", valueName: "file"))
+    @Option(help: ArgumentHelp("OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. (default: the POI source, when it is one)", valueName: "file"))
     var basemap: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Pixels along the map's longer side.", valueName: "px"))

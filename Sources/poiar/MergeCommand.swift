@@ -16,7 +16,7 @@ struct MergeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Video frame rate when there is only one frame (otherwise the frames' own times set it).", valueName: "n"))
     var fps: Checked<FrameRate> = 2
 
-    @Option(help: ArgumentHelp("Font file for the contact sheet's captions (default: DejaVu Sans).", valueName: "file"))
+    @Option(help: ArgumentHelp("Font file for the contact sheet's captions. (default: DejaVu Sans)", valueName: "file"))
     var font: String?
 
     @OptionGroup var png: PNGArguments

@@ -53,7 +53,7 @@ struct POIsCommand: ParsableCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("Radius, metres.", valueName: "m"))
         var radius: Checked<MetresOrNone> = 1500
         @OptionGroup var selection: POISelectionArguments
-        @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results (default: all).", valueName: "n"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results. (default: all)", valueName: "n"))
         var limit: Checked<Count>?
 
         func run() throws {
@@ -91,7 +91,7 @@ struct POIsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the categories of a database's POIs with their counts (or, without --db, every known category).")
 
-        @Option(help: ArgumentHelp("The poiar database (or any POI source) (default: none; the categories poiar knows).", valueName: "file"))
+        @Option(help: ArgumentHelp("The poiar database (or any POI source). (default: none; the categories poiar knows)", valueName: "file"))
         var db: String?
         @Flag(help: "Print JSON: [{\"category\", \"count\", \"primary\"}].")
         var json = false
@@ -114,11 +114,11 @@ struct POIsCommand: ParsableCommand {
         var near: LatLon
         @Option(parsing: .unconditional, help: ArgumentHelp("Radius, metres.", valueName: "m"))
         var radius: Checked<Metres> = 1500
-        @Option(help: "Categories, comma-separated (default: all the source can ask for).")
+        @Option(help: "Categories, comma-separated. (default: all the source can ask for)")
         var filter: String?
         @Option(help: "Where from (google-places: key in $POIAR_GOOGLE_PLACES_KEY).")
         var source: FetchSource = .overpass
-        @Option(help: ArgumentHelp("The service URL (default: the public Overpass API / Google Places Nearby Search).", valueName: "url"))
+        @Option(help: ArgumentHelp("The service URL. (default: the public Overpass API / Google Places Nearby Search)", valueName: "url"))
         var endpoint: EndpointURL?
         @Option(help: ArgumentHelp("The poiar database to store into (created if missing).", valueName: "file"))
         var db: String
@@ -149,7 +149,7 @@ struct POIsCommand: ParsableCommand {
         var spread: Double = 3000
         @Option(parsing: .unconditional, help: ArgumentHelp("Query radius, metres.", valueName: "m"))
         var radius: Double = 1500
-        @Option(help: "Each query asks for one category drawn from these (comma-separated) (default: no filter).")
+        @Option(help: "Each query asks for one category drawn from these (comma-separated). (default: no filter)")
         var filter: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("Number of timed queries.", valueName: "n"))
         var queries: Checked<PositiveCount> = 10000

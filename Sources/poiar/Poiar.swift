@@ -9,11 +9,11 @@ struct Poiar: ParsableCommand {
         discussion: """
             Examples:
               poiar replay SampleLogs/walk.csv --filter cafe,restaurant --out /tmp/walk
-                  fuse the walk's pose, label the cafés and restaurants on its frames
-              poiar pois import helsinki.osm.pbf --db helsinki.sqlite
-                  import an OSM extract into a POI database a replay can name with --pois
-              poiar map SampleLogs/walk.csv --out /tmp/walk-map.png
-                  draw the walked track, the view cones and the POIs around it
+                  fuse the walk's pose and draw its frames with the cafés and restaurants
+              poiar pois import SampleLogs/helsinki-esplanadi.osm --db /tmp/helsinki.sqlite
+                  import OSM data into a POI database, which replay --pois then reads
+              poiar pois query --db /tmp/helsinki.sqlite --near 60.1675,24.9495 --radius 300
+                  the POIs within 300 m of a point, nearest first, as JSON
 
             Formats and commands: docs/formats.md and docs/commands.md.
             """,

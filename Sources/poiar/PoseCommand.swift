@@ -13,12 +13,12 @@ struct PoseCommand: ParsableCommand {
     @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), a phone recording (Sensor Logger or phyphox export: folder or .zip), or a GoPro clip (.mp4/.mov with GPMF telemetry).")
     var log: String
 
-    @Option(help: "Output CSV (written atomically). Default: stdout.")
+    @Option(help: ArgumentHelp("Output CSV (written atomically). (default: stdout)", valueName: "file"))
     var out: String?
 
     @OptionGroup(title: "Fusion") var fusion: FusionArguments
 
-    @Option(help: "Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md).")
+    @Option(help: ArgumentHelp("Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md). (default: none)", valueName: "file"))
     var mcap: String?
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))

@@ -33,7 +33,7 @@ struct ProjectCommand: ParsableCommand {
     @Option(name: .customLong("max-still-pixels"), parsing: .unconditional,
             help: ArgumentHelp("Refuse a still with more pixels than this (width × height, read from its header before decoding).", valueName: "n"))
     var maxStillPixels = Checked<PositiveCount>(defaultMaxStillPixels)
-    @Option(help: ArgumentHelp("Font file for regular text (default: DejaVu Sans).", valueName: "file"))
+    @Option(help: ArgumentHelp("Font file for regular text. (default: DejaVu Sans)", valueName: "file"))
     var font: String?
 
     func validate() throws {
@@ -73,7 +73,7 @@ struct PoseArguments: ParsableArguments {
     var heading: Checked<Degrees>?
     @Option(parsing: .unconditional, help: ArgumentHelp("Pitch of the back camera above the horizon, degrees.", valueName: "degrees"))
     var pitch: Checked<Degrees>?
-    @Option(parsing: .unconditional, help: ArgumentHelp("Roll about the optical axis, degrees (+ clockwise as the user sees the screen) (default: 0).", valueName: "degrees"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Roll about the optical axis, degrees (+ clockwise as the user sees the screen). (default: 0)", valueName: "degrees"))
     var roll: Checked<Degrees>?
     @Option(parsing: .unconditional, help: ArgumentHelp("Attitude quaternion (device → ENU), instead of heading/pitch/roll.", valueName: "w,x,y,z"))
     var quat: AttitudeQuaternion?

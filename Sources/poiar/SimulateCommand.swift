@@ -58,37 +58,37 @@ struct SimulateCommand: ParsableCommand {
 
 /// `simulate`'s sensors and log settings; each given one overrides a script file's.
 struct SimulatedLogArguments: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Length of the log, s (default: 60 for look-around, the walk's or the script's own length otherwise).", valueName: "s"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Length of the log, s. (default: 60 for look-around, the walk's or the script's own length otherwise)", valueName: "s"))
     var duration: Checked<LogDuration>?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the noise and of the motion's phases (default: 1).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the noise and of the motion's phases. (default: 1)", valueName: "n"))
     var seed: UInt64?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Synthetic frame rows per second (0: none) (default: 2).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Synthetic frame rows per second (0: none). (default: 2)", valueName: "n"))
     var fps: Checked<FrameRateOrNone>?
 
-    @Option(name: .customLong("gyro-noise"), parsing: .unconditional, help: ArgumentHelp("Gyro white noise, rad/s (standard deviation) (default: 0.003).", valueName: "sd"))
+    @Option(name: .customLong("gyro-noise"), parsing: .unconditional, help: ArgumentHelp("Gyro white noise, rad/s (standard deviation). (default: 0.003)", valueName: "sd"))
     var gyroNoise: Checked<StandardDeviation>?
 
-    @Option(name: .customLong("gyro-bias"), parsing: .unconditional, help: ArgumentHelp("Constant gyro bias, rad/s (default: none).", valueName: "x,y,z"))
+    @Option(name: .customLong("gyro-bias"), parsing: .unconditional, help: ArgumentHelp("Constant gyro bias, rad/s. (default: none)", valueName: "x,y,z"))
     var gyroBias: DeviceVector?
 
-    @Option(name: .customLong("accel-noise"), parsing: .unconditional, help: ArgumentHelp("Accelerometer white noise, m/s² (default: 0.05).", valueName: "sd"))
+    @Option(name: .customLong("accel-noise"), parsing: .unconditional, help: ArgumentHelp("Accelerometer white noise, m/s². (default: 0.05)", valueName: "sd"))
     var accelNoise: Checked<StandardDeviation>?
 
-    @Option(name: .customLong("mag-noise"), parsing: .unconditional, help: ArgumentHelp("Magnetometer white noise, µT (default: 0.3).", valueName: "sd"))
+    @Option(name: .customLong("mag-noise"), parsing: .unconditional, help: ArgumentHelp("Magnetometer white noise, µT. (default: 0.3)", valueName: "sd"))
     var magNoise: Checked<StandardDeviation>?
 
-    @Option(name: .customLong("hard-iron"), parsing: .unconditional, help: ArgumentHelp("Hard-iron offset added to every mag sample, µT, device frame (default: none).", valueName: "x,y,z"))
+    @Option(name: .customLong("hard-iron"), parsing: .unconditional, help: ArgumentHelp("Hard-iron offset added to every mag sample, µT, device frame. (default: none)", valueName: "x,y,z"))
     var hardIron: DeviceVector?
 
     @Option(name: .customLong("mag-disturbance"), parsing: .unconditionalSingleValue, help: ArgumentHelp("From T0 to T1 s an extra horizontal field of UT µT pointing east (repeatable).", valueName: "t0,t1,ut"))
     var magDisturbance: [FieldDisturbance] = []
 
-    @Option(name: .customLong("gps-noise"), parsing: .unconditional, help: ArgumentHelp("GPS error, m: the 68 % horizontal radius (slowly varying), also the fixes' accuracy (default: 3).", valueName: "m"))
+    @Option(name: .customLong("gps-noise"), parsing: .unconditional, help: ArgumentHelp("GPS error, m: the 68 % horizontal radius (slowly varying), also the fixes' accuracy. (default: 3)", valueName: "m"))
     var gpsNoise: Checked<StandardDeviation>?
 
-    @Option(name: .customLong("gps-noise-variation"), parsing: .unconditional, help: ArgumentHelp("How much the GPS error and accuracy vary over time, a fraction 0…0.9 of --gps-noise (default: 0).", valueName: "f"))
+    @Option(name: .customLong("gps-noise-variation"), parsing: .unconditional, help: ArgumentHelp("How much the GPS error and accuracy vary over time, a fraction 0…0.9 of --gps-noise. (default: 0)", valueName: "f"))
     var gpsNoiseVariation: Checked<NoiseVariation>?
 
     @Option(name: .customLong("gps-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No GPS fixes from T0 to T1 s (repeatable).", valueName: "t0,t1"))
@@ -97,10 +97,10 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).", valueName: "t0,t1"))
     var gpsBad: [TimeSpan] = []
 
-    @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s) (default: in-order).")
+    @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s). (default: in-order)")
     var delivery: RowDelivery?
 
-    @Option(name: .customLong("start-utc"), help: ArgumentHelp("UTC time of the log's time 0 (ISO 8601), dating the magnetic model (default: 2025-06-14T10:02:11Z).", valueName: "time"))
+    @Option(name: .customLong("start-utc"), help: ArgumentHelp("UTC time of the log's time 0 (ISO 8601), dating the magnetic model. (default: 2025-06-14T10:02:11Z)", valueName: "time"))
     var startUTC: UTCTime?
 
     @Option(help: ArgumentHelp("POI source written as the log's `# pois:` line.", valueName: "source"))

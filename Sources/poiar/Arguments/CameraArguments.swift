@@ -4,10 +4,10 @@ import Replay
 /// `--hfov` and `--camera`: the camera of a log's frames, when the log does not say or says
 /// wrong. Shared by `replay`, `map` and `project`.
 struct CameraArguments: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Horizontal field of view of a centred pinhole camera, degrees, in (0, 180) (default: the log's camera, else the phone's as it was held).", valueName: "degrees"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Horizontal field of view of a centred pinhole camera, degrees, in (0, 180). (default: the log's camera, else the phone's as it was held)", valueName: "degrees"))
     var hfov: Checked<FieldOfView>?
 
-    @Option(help: ArgumentHelp("Camera JSON: intrinsics, optional distortion (default: the log's `# camera:` line).", valueName: "file"))
+    @Option(help: ArgumentHelp("Camera JSON: intrinsics, optional distortion. (default: the log's `# camera:` line)", valueName: "file"))
     var camera: String?
 
     func validate() throws {
@@ -24,7 +24,7 @@ struct CameraArguments: ParsableArguments {
 struct FrameCameraArguments: ParsableArguments {
     @OptionGroup var camera: CameraArguments
 
-    @Option(help: ArgumentHelp("Output size WIDTHxHEIGHT, each side 1…16384; a camera JSON's intrinsics scale with it (default: the camera's own size, else the phone's as it was held).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Output size WIDTHxHEIGHT, each side 1…16384; a camera JSON's intrinsics scale with it. (default: the camera's own size, else the phone's as it was held)", valueName: "WxH"))
     var size: PixelSize?
 
     var setup: CameraSetup { camera.setup(size: size) }

@@ -14,17 +14,17 @@ struct FusionArguments: ParsableArguments {
 
     @Option(name: .customLong("pose-source"),
             help: ArgumentHelp("Where the attitude comes from.",
-                               discussion: "auto: poiar's fusion; for a recording without a magnetometer, the phone's own orientation when the recording has it (Sensor Logger's Orientation.csv), else the heading from the GPS course while moving, else a relative heading. fused: poiar's fusion, never the phone's orientation. phone: the phone's own orientation."))
+                               discussion: "auto: poiar's fusion; for a recording without a magnetometer, the phone's own orientation when the recording has it (Sensor Logger's Orientation.csv), else the heading from the GPS course while moving, else a relative heading. fused: poiar's fusion, never the phone's orientation. phone: the phone's own orientation.", valueName: "source"))
     var source: PoseSource = .auto
 
-    @Flag(help: "Keep magnetic north even when the log has GPS fixes (default: true north from WMM2025).")
+    @Flag(help: "Keep magnetic north even when the log has GPS fixes. (default: true north from WMM2025)")
     var magnetic = false
 
-    @Option(help: ArgumentHelp("Date for the magnetic model; given, it wins over the log's start_utc (default: the log's start_utc, else today, with a notice).", valueName: "YYYY-MM-DD"))
+    @Option(help: ArgumentHelp("Date for the magnetic model; given, it wins over the log's start_utc. (default: the log's start_utc, else today, with a notice)", valueName: "YYYY-MM-DD"))
     var date: ModelDate?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Where the recording was made (degrees; metres above the WGS84 ellipsoid): the device stays there (the recording's GPS fixes are not used) and true north is taken there. For recordings without GPS.", valueName: "lat,lon[,alt]"))
+            help: ArgumentHelp("Where the recording was made (degrees; metres above the WGS84 ellipsoid): the device stays there (the recording's GPS fixes are not used) and true north is taken there. For recordings without GPS. (default: the GPS fixes)", valueName: "lat,lon[,alt]"))
     var at: Position?
 
     /// `--at` as a position (nil: not given).

@@ -13,10 +13,10 @@ struct LayoutArguments: ParsableArguments {
     @Option(name: .customLong("max-cards"), parsing: .unconditional, help: ArgumentHelp("Cards a frame shows at most, cluster cards included; other POIs in sight get dots.", valueName: "n"))
     var maxCards: Checked<Count> = 10
 
-    @Option(name: .customLong("max-distance"), parsing: .unconditional, help: ArgumentHelp("Label only POIs within this many metres (default: the whole radius).", valueName: "m"))
+    @Option(name: .customLong("max-distance"), parsing: .unconditional, help: ArgumentHelp("Label only POIs within this many metres. (default: the whole radius)", valueName: "m"))
     var maxDistance: Checked<Metres>?
 
-    @Option(name: .customLong("max-stack"), parsing: .unconditional, help: ArgumentHelp("Hide a label that would need more than this many lifts (default: no cap).", valueName: "n"))
+    @Option(name: .customLong("max-stack"), parsing: .unconditional, help: ArgumentHelp("Hide a label that would need more than this many lifts. (default: no cap)", valueName: "n"))
     var maxStack: Checked<Count>?
 
     @Option(name: .customLong("distance-offset"),
@@ -29,13 +29,13 @@ struct LayoutArguments: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("Terrestrial refraction coefficient for far POIs, in [0, 1) (0 turns it off).", valueName: "k"))
     var refraction: Checked<RefractionCoefficient> = 0.13
 
-    @Option(help: "POIs behind buildings: hide (no card), dim (a small translucent marker), or off (no line-of-sight check). Needs buildings (--buildings).")
+    @Option(help: ArgumentHelp("POIs behind buildings: hide (no card), dim (a small translucent marker), or off (no line-of-sight check). Needs buildings (--buildings).", valueName: "mode"))
     var occlusion: OcclusionMode = .hide
 
     @Option(name: .customLong("eye-height"), parsing: .unconditional, help: ArgumentHelp("Height of the camera above the ground, metres, where sight lines start.", valueName: "m"))
     var eyeHeight: Checked<EyeHeight> = 1.5
 
-    @Option(name: .customLong("card-size"), help: "Card size: distance (near cards larger, far ones smaller) or fixed.")
+    @Option(name: .customLong("card-size"), help: ArgumentHelp("Card size: distance (near cards larger, far ones smaller) or fixed.", valueName: "mode"))
     var cardSize: CardSizing = .distance
 
     /// The labels' distance beyond which `--distance-offset auto` lifts the most.
@@ -63,11 +63,11 @@ struct HUDArguments: ParsableArguments {
     @Flag(name: .customLong("no-hud"), help: "Draw no HUD (same as --hud none).")
     var noHUD = false
 
-    @Option(name: .customLong("radar-range"), parsing: .unconditional, help: ArgumentHelp("Radius of the radar, metres (default: --max-distance, else --radius).", valueName: "m"))
+    @Option(name: .customLong("radar-range"), parsing: .unconditional, help: ArgumentHelp("Radius of the radar, metres. (default: --max-distance, else --radius)", valueName: "m"))
     var radarRange: Checked<Metres>?
 
     @Option(name: .customLong("card-detail"),
-            help: "After the distance on a card's second line: none, address, hours (opening hours) or auto (address, else hours).")
+            help: ArgumentHelp("After the distance on a card's second line: none, address, hours (opening hours) or auto (address, else hours).", valueName: "what"))
     var cardDetail: CardSecondLine = .none
 
     /// Sets the HUD parts, the radar's range and the cards' second line.

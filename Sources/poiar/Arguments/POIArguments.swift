@@ -5,10 +5,10 @@ import Replay
 /// `--filter` and `--lang`: which POIs, and the language of their names. Shared by `replay`,
 /// `map`, `project` and `pois query`.
 struct POISelectionArguments: ParsableArguments {
-    @Option(help: "Categories to show, comma-separated (e.g. cafe,restaurant; a POI matches when any of its categories does) (default: all).")
+    @Option(help: ArgumentHelp("Categories to show, comma-separated (e.g. cafe,restaurant; a POI matches when any of its categories does). (default: all)", valueName: "cats"))
     var filter: String?
 
-    @Option(help: ArgumentHelp("Language code: POI names from their name:<lang> tag when a POI has one (e.g. sv).", valueName: "code"))
+    @Option(help: ArgumentHelp("Language code: POI names from their name:<lang> tag when a POI has one (e.g. sv). (default: the name tag)", valueName: "code"))
     var lang: LanguageCode?
 
     /// The categories asked for (nil: all); an unknown one is an error that lists the known.
@@ -20,14 +20,14 @@ struct POISelectionArguments: ParsableArguments {
 /// `--buildings`: the building footprints labels are checked against for line of sight. Shared
 /// by `replay`, `project` and `map`.
 struct BuildingArguments: ParsableArguments {
-    @Option(help: "Buildings for line of sight: an OSM file (PBF, XML, .gz/.bz2, Overpass JSON; imported into a cache beside it, as a POI source is) or a poiar database (default: the POI source, when it holds buildings).")
+    @Option(help: ArgumentHelp("Buildings for line of sight: an OSM file (PBF, XML, .gz/.bz2, Overpass JSON; imported into a cache beside it, as a POI source is) or a poiar database. (default: the POI source, when it holds buildings)", valueName: "source"))
     var buildings: String?
 }
 
 /// The POIs over a log's frames: their source, which of them, and the buildings that hide
 /// them. Shared by `replay` and `map` (`project`, with no log to name a source, asks for one).
 struct POIArguments: ParsableArguments {
-    @Option(help: "POI source: a poiar database or a file `pois import` reads (default: the log's `# pois:` line).")
+    @Option(help: ArgumentHelp("POI source: a poiar database or a file `pois import` reads. (default: the log's `# pois:` line)", valueName: "source"))
     var pois: String?
 
     @OptionGroup var selection: POISelectionArguments

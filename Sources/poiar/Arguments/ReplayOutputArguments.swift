@@ -9,7 +9,7 @@ struct FrameSummaryArguments: ParsableArguments {
     var video = false
 
     @Option(name: .customLong("contact-sheet"), parsing: .unconditional,
-            help: ArgumentHelp("Also write contact-sheet.png in the output folder: thumbnails of every Nth frame (1, 1+N, …).", valueName: "n"))
+            help: ArgumentHelp("Also write contact-sheet.png in the output folder: thumbnails of every Nth frame (1, 1+N, …). (default: none)", valueName: "n"))
     var contactSheet: Checked<PositiveCount>?
 
     func apply(to batch: inout BatchOptions) {
@@ -20,7 +20,7 @@ struct FrameSummaryArguments: ParsableArguments {
 
 /// What `replay` writes besides the frames and frames.jsonl.
 struct ReplayOutputArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Output folder; with several logs, OUT/<log name>/ for each (default: Output/<log name>/).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Output folder; with several logs, OUT/<log name>/ for each. (default: Output/<log name>/)", valueName: "dir"))
     var out: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Output size factor, in (0, 8]: frames, camera and every pixel position in frames.jsonl scaled (0.5: half size).", valueName: "f"))
@@ -34,7 +34,7 @@ struct ReplayOutputArguments: ParsableArguments {
     @Option(name: .customLong("map-every"), parsing: .unconditional, help: ArgumentHelp("Seconds between view cones on the map.", valueName: "s"))
     var mapEvery: Checked<Seconds> = 5
 
-    @Option(help: ArgumentHelp("Also write the recording as an MCAP file for Foxglove: poses, GPS fixes, raw gyro/accel/mag samples, the rendered frames and their annotations (docs/mcap.md).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the recording as an MCAP file for Foxglove: poses, GPS fixes, raw gyro/accel/mag samples, the rendered frames and their annotations (docs/mcap.md). (default: none)", valueName: "file"))
     var mcap: String?
 
     @Option(name: .customLong("mcap-images"), help: ArgumentHelp("How --mcap holds the frames: png (the files as rendered), jpeg (quality 90, smaller) or jpeg:Q (quality 1–100).", valueName: "format"))
@@ -43,7 +43,7 @@ struct ReplayOutputArguments: ParsableArguments {
     @Flag(help: "Also write OUT/report.html: a frame scrubber, the map, plots over time (docs/report.md).")
     var report = false
 
-    @Option(help: ArgumentHelp("With --report: score each frame's pose against this truth (a pose CSV, or a phone's own orientation).", valueName: "file"))
+    @Option(help: ArgumentHelp("With --report: score each frame's pose against this truth (a pose CSV, or a phone's own orientation). (default: none)", valueName: "file"))
     var truth: String?
 
     @Flag(help: "Print how calm the labels were: movement against anchor movement, stack-level changes per label-minute.")
@@ -71,7 +71,7 @@ struct BatchArguments: ParsableArguments {
     @Flag(help: "Keep frames that an earlier, interrupted run with the same settings completed; draw the rest.")
     var resume = false
 
-    @Option(help: ArgumentHelp("Render only shard I of N (0 ≤ I < N): frames k with (k − 1) mod N = I, and OUT/frames.shard-I-of-N.jsonl; `poiar merge OUT` then writes frames.jsonl.", valueName: "i/n"))
+    @Option(help: ArgumentHelp("Render only shard I of N (0 ≤ I < N): frames k with (k − 1) mod N = I, and OUT/frames.shard-I-of-N.jsonl; `poiar merge OUT` then writes frames.jsonl. (default: every frame)", valueName: "i/n"))
     var shard: ShardSpec?
 
     @Option(name: .customLong("progress-interval"), parsing: .unconditional,
