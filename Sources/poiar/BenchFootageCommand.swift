@@ -14,25 +14,19 @@ struct BenchFootageCommand: ParsableCommand {
     @Argument(help: "The video.")
     var video: String
 
-    @Option(parsing: .unconditional, help: "Frames encoded in parallel.")
-    var jobs: Int = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames encoded in parallel, 1…256.", valueName: "n"))
+    var jobs: Checked<Jobs> = 1
 
-    @Option(name: .customLong("png-level"), parsing: .unconditional, help: "PNG zlib compression level, 0–9.")
-    var pngLevel: Int = 6
+    @OptionGroup var png: PNGArguments
 
-    @Option(help: "Folder for the PNGs.")
+    @Option(help: ArgumentHelp("Folder for the PNGs.", valueName: "dir"))
     var out: String
-
-    func validate() throws {
-        if jobs < 1 || jobs > 256 { throw ValidationError("--jobs: expected 1…256, got \(jobs)") }
-        if !(0...9).contains(pngLevel) { throw ValidationError("--png-level: expected 0…9, got \(pngLevel)") }
-    }
 
     func run() throws {
         try reportingErrors {
             let dir = URL(fileURLWithPath: out)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let r = try FootageBenchmark.run(video: video, outDir: dir, jobs: jobs, level: pngLevel)
+            let r = try FootageBenchmark.run(video: video, outDir: dir, jobs: jobs.value, level: png.level)
             print(String(format: "bench-footage: %d frames in %.3f s (%.1f frames/s)", r.frames, r.seconds, Double(r.frames) / r.seconds))
         }
     }

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
-import PhoneImport
 import Recordings
 import Replay
-import SensorLog
 
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,25 +16,6 @@ struct ConvertCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        try reportingErrors {
-            let source = try openLogSource(path: input)
-            source.onNotice = { printNotice($0) }
-            let writer = try AtomicTextWriter(url: URL(fileURLWithPath: out))
-            let (metadata, footageNotice) = LogFolderPath.relocatingFootage(source.metadata, from: input, to: out)
-            if let footageNotice { printNotice(footageNotice) }
-            for line in SensorLogFormat.headerLines(metadata) { try writer.write(line) }
-            var counts: [String: Int] = [:]
-            var first: Double?, last: Double?
-            while let record = try source.nextRecord() {
-                try writer.write(SensorLogFormat.row(record.sample))
-                counts[record.sample.sensorName, default: 0] += 1
-                first = first ?? record.sample.time
-                last = record.sample.time
-            }
-            try writer.commit()
-            let summary = ["gyro", "accel", "mag", "gps", "frame", "orientation"].compactMap { n in counts[n].map { "\($0) \(n)" } }
-            let span = first.map { f in String(format: ", %.1f s", (last ?? f) - f) } ?? ""
-            printNotice("wrote \(out): \(summary.isEmpty ? "no rows" : summary.joined(separator: ", "))\(span)")
-        }
+        try reportingErrors { printNotice(try LogConversion.run(input: input, output: out, notice: printNotice)) }
     }
 }

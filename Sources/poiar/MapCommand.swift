@@ -1,8 +1,7 @@
 import ArgumentParser
 import Foundation
 import Maps
-import POIARCore
-import POIStore
+import Recordings
 import Replay
 
 struct MapCommand: ParsableCommand {
@@ -13,58 +12,36 @@ struct MapCommand: ParsableCommand {
     @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording.")
     var log: String
 
-    @Option(help: "Output PNG.")
+    @Option(help: ArgumentHelp("Output PNG.", valueName: "file"))
     var out: String
 
-    @Option(help: "POI source: a poiar database or a file `pois import` reads. Default: the log's `# pois:` line.")
-    var pois: String?
+    @OptionGroup(title: "POIs") var poi: POIArguments
 
-    @OptionGroup var selection: POISelectionArguments
-
-    @OptionGroup var buildings: BuildingArguments
-
-    @Option(help: "OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. Default: the POI source, when it is one.")
+    @Option(help: ArgumentHelp("OSM extract (PBF, XML, Overpass JSON) whose streets and buildings are drawn. (default: the POI source, when it is one)", valueName: "file"))
     var basemap: String?
 
-    @Option(parsing: .unconditional, help: "Pixels along the map's longer side.")
-    var size: Int = 1200
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels along the map's longer side.", valueName: "px"))
+    var size: Checked<MapSide> = 1200
 
-    @Option(parsing: .unconditional, help: "Metres shown around the track.")
-    var margin: Double = 150
+    @Option(parsing: .unconditional, help: ArgumentHelp("Metres shown around the track.", valueName: "m"))
+    var margin: Checked<MetresOrNone> = 150
 
-    @Option(parsing: .unconditional, help: "Seconds between view cones.")
-    var every: Double = 5
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between view cones.", valueName: "s"))
+    var every: Checked<Seconds> = 5
 
     @OptionGroup(title: "The camera, for the cones' angle") var camera: CameraArguments
 
-    @OptionGroup var fusion: FusionArguments
-
-    func validate() throws {
-        try fusion.validate()
-        if !(64...ImageLimits.maxSide).contains(size) { throw ValidationError("--size: expected 64…\(ImageLimits.maxSide) pixels, got \(size)") }
-        if !(margin >= 0 && margin.isFinite) { throw ValidationError("--margin: expected metres ≥ 0, got \(margin)") }
-        if !(every > 0 && every.isFinite) { throw ValidationError("--every: expected seconds > 0, got \(every)") }
-    }
+    @OptionGroup(title: "Fusion") var fusion: FusionArguments
 
     func run() throws {
         try reportingErrors {
             var options = MapOptions(logPath: log, outputPath: out)
-            options.poiSource = pois
-            options.buildings = buildings.buildings
-            options.categories = try selection.categories()
-            options.language = selection.language
-            options.baseMapPath = basemap
-            options.longestSide = size
-            options.margin = margin
-            options.coneInterval = every
+            try poi.apply(to: &options)
+            fusion.apply(to: &options)
             options.camera = camera.setup()
-            options.magnetic = fusion.magnetic
-            options.date = fusion.magneticModelDate
-            options.causal = fusion.causal
-            options.poseSource = fusion.source
-            options.fixedPosition = try fusion.fixedPosition()
-            let summary = try TrackMap.run(options, notice: { printNotice($0) })
-            printNotice("wrote \(out): \(summary)")
+            options.baseMapPath = basemap
+            (options.longestSide, options.margin, options.coneInterval) = (size.value, margin.value, every.value)
+            printNotice("wrote \(out): \(try TrackMap.run(options, notice: printNotice))")
         }
     }
 }

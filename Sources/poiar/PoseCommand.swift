@@ -15,12 +15,12 @@ struct PoseCommand: ParsableCommand {
     @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), a phone recording (Sensor Logger or phyphox export: folder or .zip), or a GoPro clip (.mp4/.mov with GPMF telemetry).")
     var log: String
 
-    @Option(help: "Output CSV (written atomically). Default: stdout.")
+    @Option(help: ArgumentHelp("Output CSV (written atomically). (default: stdout)", valueName: "file"))
     var out: String?
 
-    @OptionGroup var fusion: FusionArguments
+    @OptionGroup(title: "Fusion") var fusion: FusionArguments
 
-    @Option(help: "Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md).")
+    @Option(help: ArgumentHelp("Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md). (default: none)", valueName: "file"))
     var mcap: String?
 
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
@@ -31,34 +31,33 @@ struct PoseCommand: ParsableCommand {
 
     @Option(name: .customLong("bench-filter"), parsing: .unconditional,
             help: ArgumentHelp("Time N passes of the filter alone over the log held in memory; write no poses.", visibility: .hidden))
-    var benchFilter: Int?
-
-    func validate() throws {
-        if let benchFilter, benchFilter < 1 { throw ValidationError("--bench-filter: expected a number of passes ≥ 1, got \(benchFilter)") }
-        try fusion.validate()
-    }
+    var benchFilter: Checked<PositiveCount>?
 
     func run() throws {
         try reportingErrors {
             let recording = try Recording(path: log)
-            func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
-                var params = ComplementaryFilterParams()
-                north.apply(to: &params)
-                for assignment in filterParams {
-                    do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
-                }
-                return params
-            }
-            if let benchFilter {
-                let north = try TrueNorth.reference(for: recording, try fusion.northChoice())
-                printNotice("north: \(north.explanation)")
-                let samples = try FilterBenchmark.load(recording)
-                printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: benchFilter).report)
-                return
-            }
-            try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: try fusion.northChoice(),
+            if let benchFilter { return try benchmark(passes: benchFilter.value, recording: recording) }
+            try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: fusion.northChoice,
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
-                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: { printNotice($0) })
+                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: printNotice)
         }
+    }
+
+    /// The filter's parameters for `north`, with `--param`'s changes.
+    func parameters(_ north: NorthReference) throws -> ComplementaryFilterParams {
+        var params = ComplementaryFilterParams()
+        north.apply(to: &params)
+        for assignment in filterParams {
+            do { try params.set(assignment) } catch { throw ValidationError("--param: \(error)") }
+        }
+        return params
+    }
+
+    /// `--bench-filter N`: N passes of the filter alone, timed.
+    func benchmark(passes: Int, recording: Recording) throws {
+        let north = try TrueNorth.reference(for: recording, fusion.northChoice)
+        printNotice("north: \(north.explanation)")
+        let samples = try FilterBenchmark.load(recording)
+        printNotice(FilterBenchmark.run(samples: samples, params: try parameters(north), passes: passes).report)
     }
 }

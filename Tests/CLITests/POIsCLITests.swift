@@ -97,7 +97,8 @@ import Testing
         let db = dir.appendingPathComponent("f.sqlite").path
         let badSource = try runPoiar(["pois", "fetch", "--near", "60,25", "--source", "bing", "--db", db])
         #expect(badSource.status == 64)
-        #expect(badSource.stderr.contains("--source: expected overpass or google-places"))
+        #expect(badSource.stderr.contains("The value 'bing' is invalid for '--source <source>'. Please provide one of 'overpass' and 'google-places'."),
+                "\(badSource.stderr)")
         let badEndpoint = try runPoiar(["pois", "fetch", "--near", "60,25", "--endpoint", "ftp://x", "--db", db])
         #expect(badEndpoint.status == 64)
         // Without the key in the environment (the test runner has none).

@@ -205,7 +205,7 @@ import Testing
         let none = try runPoiar(["pose", rec.path, "--pose-source", "phone"])
         #expect(none.status == 1 && none.stderr.contains("--pose-source") && none.stderr.contains("Orientation.csv"), "\(none.stderr)")
         let bad = try runPoiar(["pose", rec.path, "--pose-source", "compass"])
-        #expect(bad.status != 0 && bad.stderr.contains("auto, fused or phone"))
+        #expect(bad.status != 0 && bad.stderr.contains("'--pose-source <source>'. Please provide one of 'auto', 'fused' or 'phone'."), "\(bad.stderr)")
     }
 
     @Test func aRecordingWithoutAPOISourceIsReplayedAndToldHowToGiveOne() throws {

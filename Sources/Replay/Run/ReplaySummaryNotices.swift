@@ -1,0 +1,19 @@
+import Foundation
+
+extension ReplaySummary {
+    /// What a replay tells the user when it is done, a line each: with `stats`, how calm the
+    /// labels were and the drawing time; the frames' outcomes; the labels (unless every frame
+    /// was a map); the MCAP file; the run.
+    public func notices(stats withStats: Bool) -> [String] {
+        var lines: [String] = []
+        if withStats {
+            lines.append(stats.description)
+            lines.append(labels.timing(drawingSeconds: drawingSeconds, framesDrawn: rendered))
+        }
+        lines.append(outcomes.description)
+        if labels.cameraViewFrames > 0 { lines.append(labels.description) }
+        if let mcap { lines.append(mcap.description) }
+        lines.append(report)
+        return lines
+    }
+}
