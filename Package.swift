@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "POIAR", targets: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering", "Replay",
-            "Simulation", "Evaluation", "MCAP",
+            "Simulation", "Evaluation", "MCAP", "Manifest", "Report",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -68,12 +68,19 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["POIARCore", "SensorLog"]),
         // The MCAP container (Foxglove, ROS 2 bags): a writer, hand-written (no Swift MCAP package).
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
+        // frames.jsonl, the frame manifest, as a type: its one writer and its one reader.
+        .target(name: "Manifest", dependencies: ["POIARCore", "Projection"]),
         .target(name: "Replay", dependencies: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "MCAP", "Evaluation",
+            "MCAP", "Evaluation", "Manifest",
         ]),
+        // report.html from a replay's frames.jsonl; the page's HTML, CSS and JavaScript are files
+        // in Resources/, compiled in (`PackageResources`). Called by the CLI, not by Replay.
+        .target(name: "Report", dependencies: ["POIARCore", "Manifest", "Evaluation", "Rendering"],
+                resources: [.embedInCode("Resources/report.html"), .embedInCode("Resources/report.css"),
+                            .embedInCode("Resources/report.js")]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Replay", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -90,11 +97,11 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Replay", "Manifest"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Replay", "Manifest", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

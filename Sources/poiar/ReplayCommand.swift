@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import POIStore
 import Replay
+import Report
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
