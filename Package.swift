@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "POIAR", targets: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "Recordings", "Replay", "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks",
+            "Recordings", "Replay", "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks", "Manifest", "Report",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -77,14 +77,21 @@ let package = Package(
         .target(name: "Maps", dependencies: ["POIARCore", "Geodesy", "Projection", "POIStore", "Rendering"]),
         // `pose --bench-filter`, `bench-render`, `bench-footage`: the speed of the filter and of the codecs.
         .target(name: "Benchmarks", dependencies: ["POIARCore", "SensorLog", "Recordings", "Fusion", "Footage", "Rendering"]),
+        // frames.jsonl, the frame manifest, as a type: its one writer and its one reader.
+        .target(name: "Manifest", dependencies: ["POIARCore", "Projection"]),
         .target(name: "Replay", dependencies: [
             "Recordings",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "Evaluation", "Export", "Maps",
+            "Evaluation", "Export", "Maps", "Manifest",
         ]),
+        // report.html from a replay's frames.jsonl; the page's HTML, CSS and JavaScript are files
+        // in Resources/, compiled in (`PackageResources`). Called by the CLI, not by Replay.
+        .target(name: "Report", dependencies: ["POIARCore", "Manifest", "Evaluation", "Rendering"],
+                resources: [.embedInCode("Resources/report.html"), .embedInCode("Resources/report.css"),
+                            .embedInCode("Resources/report.js")]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "Recordings", "Export", "Maps", "Benchmarks", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation", "Fusion",
-            "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Replay", "Recordings", "Export", "Maps", "Benchmarks", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation",
+            "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -101,11 +108,11 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Replay"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Replay", "Manifest"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Replay", "POIStore", "Rendering", "Fusion", "Footage",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Replay", "Manifest", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

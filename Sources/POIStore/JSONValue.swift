@@ -1,17 +1,9 @@
 import Foundation
 import POIARCore
 
-/// A parsed JSON document, keeping booleans, integers and other numbers apart (which
-/// `JSONSerialization` does not do the same way on every platform).
-enum JSONValue: Equatable, Sendable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case double(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
-
+/// POIStore's readings of a JSON value (`JSONValue` is Core's): parsed from a source stream,
+/// and as OSM tags and ids.
+extension JSONValue {
     /// Parses `data` (one JSON text), reporting a syntax error as an `InputError` naming
     /// `file` and the line.
     static func parse(_ data: Data, file: String) throws -> JSONValue {
@@ -19,24 +11,6 @@ enum JSONValue: Equatable, Sendable {
         let value = try reader.value()
         try reader.expectEnd()
         return value
-    }
-
-    subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
-        return nil
-    }
-
-    var string: String? { if case .string(let s) = self { return s }; return nil }
-    var object: [String: JSONValue]? { if case .object(let o) = self { return o }; return nil }
-    var array: [JSONValue]? { if case .array(let a) = self { return a }; return nil }
-
-    /// A number as a Double (integers included).
-    var number: Double? {
-        switch self {
-        case .int(let i): return Double(i)
-        case .double(let d): return d
-        default: return nil
-        }
     }
 
     /// An integer, also from a string of digits (OSM ids come both ways).

@@ -2,7 +2,7 @@ import Foundation
 import POIARCore
 
 /// How a POI in view that gets no card of its own is marked.
-public enum LabelMarker: String, Sendable, Equatable {
+public enum LabelMarker: String, Sendable, Equatable, Decodable {
     /// A small dot at its anchor: in sight, but the frame's cards went to others.
     case dot
     /// A small translucent marker: behind a building (`--occlusion dim`).

@@ -6,31 +6,16 @@ import POIARCore
 /// Coordinates are [lon, lat(, alt)].
 public enum GeoJSONPath {
     /// The path in the GeoJSON file at `path`.
-    /// - Throws: `InputError` naming the file (and the coordinate) when it cannot be read, is not
-    ///   JSON, holds no LineString or Point, or a coordinate is not [longitude, latitude(, altitude)].
+    /// - Throws: `InputError` naming the file (and the field or coordinate) when it cannot be
+    ///   read, is not JSON, holds no LineString or Point, or a coordinate is not [longitude,
+    ///   latitude(, altitude)].
     public static func read(_ path: String) throws -> [GeoCoordinate] {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw InputError(file: path, "cannot read: \(error.localizedDescription)")
         }
-        guard let json = try? JSONSerialization.jsonObject(with: data) else {
-            throw InputError(file: path, "not JSON: expected a GeoJSON LineString")
-        }
-        func coordinates(_ any: Any) -> [[Double]]? {
-            guard let obj = any as? [String: Any], let type = obj["type"] as? String else { return nil }
-            switch type {
-            case "FeatureCollection":
-                for f in obj["features"] as? [Any] ?? [] { if let c = coordinates(f), c.count > 1 { return c } }
-                for f in obj["features"] as? [Any] ?? [] { if let c = coordinates(f) { return c } }
-                return nil
-            case "Feature": return obj["geometry"].flatMap(coordinates)
-            case "LineString": return (obj["coordinates"] as? [[Any]])?.map { $0.compactMap { ($0 as? NSNumber)?.doubleValue } }
-            case "MultiLineString": return (obj["coordinates"] as? [[[Any]]])?.first?.map { $0.compactMap { ($0 as? NSNumber)?.doubleValue } }
-            case "Point": return (obj["coordinates"] as? [Any]).map { [$0.compactMap { ($0 as? NSNumber)?.doubleValue }] }
-            default: return nil
-            }
-        }
-        guard let coords = coordinates(json), !coords.isEmpty else {
+        let object = try JSONInput.decode(GeoJSONObject.self, from: data, file: path)
+        guard let coords = object.path, !coords.isEmpty else {
             throw InputError(file: path, "no LineString or Point found: expected a GeoJSON path")
         }
         return try coords.enumerated().map { i, c in
@@ -39,5 +24,38 @@ public enum GeoJSONPath {
             }
             return GeoCoordinate(latitude: c[1], longitude: c[0], altitude: c.count > 2 ? c[2] : nil)
         }
+    }
+}
+
+/// A GeoJSON object as far as a path needs it; a class, as a Feature holds its geometry.
+/// Coordinates are read for the geometry types a path is taken from, other types' left alone.
+private final class GeoJSONObject: Decodable {
+    let type: String
+    let features: [GeoJSONObject]?
+    let geometry: GeoJSONObject?
+    /// The positions of a LineString, a MultiLineString's first line, or a Point.
+    let positions: [[Double]]?
+
+    enum CodingKeys: String, CodingKey { case type, features, geometry, coordinates }
+
+    required init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        type = try c.decode(String.self, forKey: .type)
+        features = type == "FeatureCollection" ? try c.decodeIfPresent([GeoJSONObject].self, forKey: .features) : nil
+        geometry = type == "Feature" ? try c.decodeIfPresent(GeoJSONObject.self, forKey: .geometry) : nil
+        switch type {
+        case "LineString": positions = try c.decodeIfPresent([[Double]].self, forKey: .coordinates)
+        case "MultiLineString": positions = try c.decodeIfPresent([[[Double]]].self, forKey: .coordinates)?.first
+        case "Point": positions = try c.decodeIfPresent([Double].self, forKey: .coordinates).map { [$0] }
+        default: positions = nil
+        }
+    }
+
+    /// The first line with more than one position, else the first position list found.
+    var path: [[Double]]? {
+        if let positions { return positions }
+        if let geometry { return geometry.path }
+        let paths = (features ?? []).compactMap(\.path)
+        return paths.first { $0.count > 1 } ?? paths.first
     }
 }

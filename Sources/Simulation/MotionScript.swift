@@ -66,19 +66,17 @@ public struct MotionScript: Sendable {
     /// Parses and checks a script file's bytes; errors are `InputError`s naming `file` and the
     /// field (`timeline[3].look_at`).
     public static func parse(_ data: Data, file: String) throws -> MotionScript {
-        let object: Any
-        do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            let ns = error as NSError
-            let detail = (ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription
-            throw InputError(file: file, "not valid JSON: \(detail)")
+        // A value tree, not a Decodable struct: a place is a name or coordinates, a walk's end
+        // a distance, a place or "end", and every problem is named with the value found.
+        guard let root = try JSONInput.decode(JSONValue.self, from: data, file: file).object else {
+            throw InputError(file: file, "expected a JSON object")
         }
-        guard let root = object as? [String: Any] else { throw InputError(file: file, "expected a JSON object") }
         var p = ScriptParser(file: file)
         return try p.script(root)
     }
 }
 
-/// Reads a script's JSON, checking each field.
+/// Reads a script's JSON value tree, checking each field.
 private struct ScriptParser {
     let file: String
     var targets: [String: GeoCoordinate] = [:]
@@ -87,43 +85,40 @@ private struct ScriptParser {
 
     func fail(_ field: String, _ message: String) -> InputError { InputError(file: file, field: field, message) }
 
-    func checkKeys(_ obj: [String: Any], _ allowed: Set<String>, at field: String) throws {
+    func checkKeys(_ obj: [String: JSONValue], _ allowed: Set<String>, at field: String) throws {
         for key in obj.keys.sorted() where !allowed.contains(key) {
             let place = field.isEmpty ? key : "\(field).\(key)"
             throw fail(place, "unknown key; expected one of \(allowed.sorted().joined(separator: ", "))")
         }
     }
 
-    func number(_ v: Any, _ field: String) throws -> Double {
-        // JSON true/false arrive as NSNumber too (objCType "c").
-        guard let n = v as? NSNumber, String(cString: n.objCType) != "c", n.doubleValue.isFinite else {
-            throw fail(field, "expected a number, got \(describe(v))")
-        }
-        return n.doubleValue
+    func number(_ v: JSONValue, _ field: String) throws -> Double {
+        guard let n = v.number, n.isFinite else { throw fail(field, "expected a number, got \(describe(v))") }
+        return n
     }
 
-    func number(_ v: Any, _ field: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
+    func number(_ v: JSONValue, _ field: String, in range: ClosedRange<Double>, _ what: String) throws -> Double {
         let x = try number(v, field)
         guard range.contains(x) else { throw fail(field, "expected \(what), got \(format(x))") }
         return x
     }
 
-    func string(_ v: Any, _ field: String) throws -> String {
-        guard let s = v as? String else { throw fail(field, "expected a string, got \(describe(v))") }
+    func string(_ v: JSONValue, _ field: String) throws -> String {
+        guard let s = v.string else { throw fail(field, "expected a string, got \(describe(v))") }
         return s
     }
 
-    func numbers(_ v: Any, _ field: String, count: ClosedRange<Int>, _ what: String) throws -> [Double] {
-        guard let a = v as? [Any], count.contains(a.count) else { throw fail(field, "expected \(what)") }
+    func numbers(_ v: JSONValue, _ field: String, count: ClosedRange<Int>, _ what: String) throws -> [Double] {
+        guard let a = v.array, count.contains(a.count) else { throw fail(field, "expected \(what)") }
         return try a.enumerated().map { try number($1, "\(field)[\($0)]") }
     }
 
-    func vector(_ v: Any, _ field: String, _ unit: String) throws -> Vector3 {
+    func vector(_ v: JSONValue, _ field: String, _ unit: String) throws -> Vector3 {
         let a = try numbers(v, field, count: 3...3, "[x, y, z] in \(unit)")
         return Vector3(a[0], a[1], a[2])
     }
 
-    func coordinate(_ v: Any, _ field: String) throws -> GeoCoordinate {
+    func coordinate(_ v: JSONValue, _ field: String) throws -> GeoCoordinate {
         let a = try numbers(v, field, count: 2...3, "[latitude, longitude(, altitude)] in degrees (and m)")
         guard abs(a[0]) <= 90 else { throw fail("\(field)[0]", "latitude must be within ±90°, got \(format(a[0]))") }
         guard abs(a[1]) <= 180 else { throw fail("\(field)[1]", "longitude must be within ±180°, got \(format(a[1]))") }
@@ -131,8 +126,8 @@ private struct ScriptParser {
     }
 
     /// A place: [lat, lon] or the name of a target.
-    func place(_ v: Any, _ field: String) throws -> GeoCoordinate {
-        if let name = v as? String {
+    func place(_ v: JSONValue, _ field: String) throws -> GeoCoordinate {
+        if let name = v.string {
             guard let c = targets[name] else {
                 let known = targets.keys.sorted().joined(separator: ", ")
                 throw fail(field, "no target named \"\(name)\" in targets" + (known.isEmpty ? " (there are none)" : " (known: \(known))"))
@@ -142,8 +137,8 @@ private struct ScriptParser {
         return try coordinate(v, field)
     }
 
-    func timeRanges(_ v: Any, _ field: String) throws -> [SimulationConfig.TimeRange] {
-        guard let a = v as? [Any] else { throw fail(field, "expected a list of [t0, t1] in seconds") }
+    func timeRanges(_ v: JSONValue, _ field: String) throws -> [SimulationConfig.TimeRange] {
+        guard let a = v.array else { throw fail(field, "expected a list of [t0, t1] in seconds") }
         return try a.enumerated().map { i, r in
             let x = try numbers(r, "\(field)[\(i)]", count: 2...2, "[t0, t1] in seconds")
             guard x[0] >= 0, x[1] > x[0] else { throw fail("\(field)[\(i)]", "expected 0 ≤ t0 < t1, got [\(format(x[0])), \(format(x[1]))]") }
@@ -151,7 +146,7 @@ private struct ScriptParser {
         }
     }
 
-    mutating func script(_ root: [String: Any]) throws -> MotionScript {
+    mutating func script(_ root: [String: JSONValue]) throws -> MotionScript {
         try checkKeys(root, ["format", "waypoints", "ground_altitude", "targets", "defaults", "timeline", "sensors",
                              "start_utc", "pois", "camera", "note"], at: "")
         if let f = root["format"] {
@@ -161,25 +156,25 @@ private struct ScriptParser {
         }
         var waypoints: [GeoCoordinate]?
         if let w = root["waypoints"] {
-            guard let a = w as? [Any], !a.isEmpty else { throw fail("waypoints", "expected a list of [latitude, longitude(, altitude)]") }
+            guard let a = w.array, !a.isEmpty else { throw fail("waypoints", "expected a list of [latitude, longitude(, altitude)]") }
             waypoints = try a.enumerated().map { try coordinate($1, "waypoints[\($0)]") }
         }
         if let t = root["targets"] {
-            guard let obj = t as? [String: Any] else { throw fail("targets", "expected an object of name: [latitude, longitude]") }
+            guard let obj = t.object else { throw fail("targets", "expected an object of name: [latitude, longitude]") }
             for name in obj.keys.sorted() { targets[name] = try coordinate(obj[name]!, "targets.\(name)") }
         }
         var defaults = Timeline.Attitude()
         if let d = root["defaults"] {
-            guard let obj = d as? [String: Any] else { throw fail("defaults", "expected an object") }
+            guard let obj = d.object else { throw fail("defaults", "expected an object") }
             try checkKeys(obj, ScriptParser.attitudeKeys.subtracting(["look_at", "heading", "heading_offset"]), at: "defaults")
             defaults = try attitude(obj, base: defaults, at: "defaults")
         }
         guard let tl = root["timeline"] else { throw fail("timeline", "missing: a script needs a list of segments") }
-        guard let items = tl as? [Any], !items.isEmpty else { throw fail("timeline", "expected a non-empty list of segments") }
+        guard let items = tl.array, !items.isEmpty else { throw fail("timeline", "expected a non-empty list of segments") }
         var segments: [Timeline.Segment] = []
         for (i, item) in items.enumerated() {
             let field = "timeline[\(i)]"
-            guard let obj = item as? [String: Any] else { throw fail(field, "expected an object") }
+            guard let obj = item.object else { throw fail(field, "expected an object") }
             segments.append(try segment(obj, defaults: defaults, at: field))
         }
         var script = MotionScript(timeline: Timeline(segments: segments))
@@ -203,7 +198,7 @@ private struct ScriptParser {
     static let attitudeKeys: Set<String> = ["look_at", "heading", "heading_offset", "pitch", "roll", "sweep", "pitch_sweep",
                                             "roll_sweep", "transition"]
 
-    func segment(_ obj: [String: Any], defaults: Timeline.Attitude, at field: String) throws -> Timeline.Segment {
+    func segment(_ obj: [String: JSONValue], defaults: Timeline.Attitude, at field: String) throws -> Timeline.Segment {
         let motionKeys = ["stand", "turn", "walk_to"].filter { obj[$0] != nil }
         guard motionKeys.count == 1 else {
             throw fail(field, motionKeys.isEmpty ? "expected one of stand (s), turn (s) or walk_to (m, [lat, lon] or \"end\")"
@@ -224,9 +219,9 @@ private struct ScriptParser {
         default:
             let v = obj["walk_to"]!, f = "\(field).walk_to"
             let target: Timeline.WalkTarget
-            if let s = v as? String {
-                target = s == "end" ? .end : .point(try place(s, f))
-            } else if v is NSNumber {
+            if let s = v.string {
+                target = s == "end" ? .end : .point(try place(v, f))
+            } else if v.number != nil {
                 target = .distance(try number(v, f, in: 0...1e7, "metres along the path ≥ 0"))
             } else {
                 target = .point(try place(v, f))
@@ -237,7 +232,7 @@ private struct ScriptParser {
         return Timeline.Segment(motion: motion, attitude: attitude, field: field)
     }
 
-    func attitude(_ obj: [String: Any], base: Timeline.Attitude, at field: String) throws -> Timeline.Attitude {
+    func attitude(_ obj: [String: JSONValue], base: Timeline.Attitude, at field: String) throws -> Timeline.Attitude {
         var a = base
         // Where to look is not inherited from defaults: a segment without one looks ahead.
         a.look = .ahead(offsetDeg: 0)
@@ -245,7 +240,7 @@ private struct ScriptParser {
         if lookKeys.count > 1 { throw fail(field, "give one of \(lookKeys.joined(separator: ", ")), not several") }
         if let v = obj["look_at"] {
             let f = "\(field).look_at"
-            if let list = v as? [Any], let first = list.first, first is String || first is [Any] {
+            if let list = v.array, let first = list.first, first.string != nil || first.array != nil {
                 a.look = .points(try list.enumerated().map { try place($1, "\(f)[\($0)]") })
             } else {
                 a.look = .points([try place(v, f)])
@@ -264,13 +259,13 @@ private struct ScriptParser {
         return a
     }
 
-    func sweeps(_ v: Any, _ field: String) throws -> [Timeline.Sweep] {
-        guard let list = v as? [Any], list.count <= Timeline.maxSweepTerms else {
+    func sweeps(_ v: JSONValue, _ field: String) throws -> [Timeline.Sweep] {
+        guard let list = v.array, list.count <= Timeline.maxSweepTerms else {
             throw fail(field, "expected a list of at most \(Timeline.maxSweepTerms) {\"amplitude\": deg, \"period\": s}")
         }
         return try list.enumerated().map { i, item in
             let f = "\(field)[\(i)]"
-            guard let obj = item as? [String: Any] else { throw fail(f, "expected {\"amplitude\": deg, \"period\": s}") }
+            guard let obj = item.object else { throw fail(f, "expected {\"amplitude\": deg, \"period\": s}") }
             try checkKeys(obj, ["amplitude", "period", "phase"], at: f)
             guard let amp = obj["amplitude"] else { throw fail("\(f).amplitude", "missing") }
             guard let per = obj["period"] else { throw fail("\(f).period", "missing") }
@@ -280,8 +275,8 @@ private struct ScriptParser {
         }
     }
 
-    func sensors(_ v: Any) throws -> MotionScript.SensorSettings {
-        guard let obj = v as? [String: Any] else { throw fail("sensors", "expected an object") }
+    func sensors(_ v: JSONValue) throws -> MotionScript.SensorSettings {
+        guard let obj = v.object else { throw fail("sensors", "expected an object") }
         try checkKeys(obj, ["seed", "fps", "gyro_noise", "gyro_bias", "accel_noise", "mag_noise", "hard_iron", "mag_disturbance",
                             "gps_noise", "gps_noise_variation", "gps_outage", "gps_bad", "delivery"], at: "sensors")
         var s = MotionScript.SensorSettings()
@@ -302,7 +297,7 @@ private struct ScriptParser {
         if let x = obj["gyro_bias"] { s.gyroBias = try vector(x, "sensors.gyro_bias", "rad/s") }
         if let x = obj["hard_iron"] { s.hardIron = try vector(x, "sensors.hard_iron", "µT") }
         if let x = obj["mag_disturbance"] {
-            guard let a = x as? [Any] else { throw fail("sensors.mag_disturbance", "expected a list of [t0, t1, µT]") }
+            guard let a = x.array else { throw fail("sensors.mag_disturbance", "expected a list of [t0, t1, µT]") }
             s.magDisturbances = try a.enumerated().map { i, r in
                 let f = "sensors.mag_disturbance[\(i)]"
                 let d = try numbers(r, f, count: 3...3, "[t0, t1, µT]")
@@ -316,21 +311,21 @@ private struct ScriptParser {
         return s
     }
 
-    func delivery(_ v: Any) throws -> Delivery {
-        if let name = v as? String {
+    func delivery(_ v: JSONValue) throws -> Delivery {
+        if let name = v.string {
             guard let d = Delivery.named(name) else {
                 throw fail("sensors.delivery", "expected \(Delivery.names.joined(separator: " or ")) or an object of sensor: {batch, latency}, got \"\(name)\"")
             }
             return d
         }
-        guard let obj = v as? [String: Any] else { throw fail("sensors.delivery", "expected a name or an object") }
+        guard let obj = v.object else { throw fail("sensors.delivery", "expected a name or an object") }
         let sensors = Delivery.Sensor.allCases.map(\.rawValue)
         try checkKeys(obj, Set(sensors), at: "sensors.delivery")
         var d = Delivery.inOrder
         for sensor in Delivery.Sensor.allCases {
             guard let item = obj[sensor.rawValue] else { continue }
             let f = "sensors.delivery.\(sensor.rawValue)"
-            guard let o = item as? [String: Any] else { throw fail(f, "expected {\"batch\": samples, \"latency\": s}") }
+            guard let o = item.object else { throw fail(f, "expected {\"batch\": samples, \"latency\": s}") }
             try checkKeys(o, ["batch", "latency"], at: f)
             let batch = try o["batch"].map { try number($0, "\(f).batch", in: 1...1000, "a whole number of samples within 1…1000") } ?? 1
             guard batch == batch.rounded() else { throw fail("\(f).batch", "expected a whole number of samples, got \(format(batch))") }
@@ -345,13 +340,15 @@ private func format(_ x: Double) -> String {
     x == x.rounded() && abs(x) < 1e15 ? String(Int64(x)) : "\(x)"
 }
 
-private func describe(_ v: Any) -> String {
+/// A value as a message names what was found.
+private func describe(_ v: JSONValue) -> String {
     switch v {
-    case is NSNull: return "null"
-    case let s as String: return "\"\(s)\""
-    case let n as NSNumber: return String(cString: n.objCType) == "c" ? (n.boolValue ? "true" : "false") : "\(n)"
-    case is [Any]: return "a list"
-    case is [String: Any]: return "an object"
-    default: return "\(v)"
+    case .null: return "null"
+    case .string(let s): return "\"\(s)\""
+    case .bool(let b): return b ? "true" : "false"
+    case .int(let i): return "\(i)"
+    case .double(let d): return "\(d)"
+    case .array: return "a list"
+    case .object: return "an object"
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import POIStore
 import Recordings
 import Replay
+import Report
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Replay
+import Report
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 @testable import POIStore
 import Testing
@@ -599,9 +600,9 @@ struct BadInputCatalogueTests {
         let result = try runPoiar(["replay", "log.csv", "--out", "out", "--fps", "0.01", "--size", "320x240"], cwd: dir)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("1 new, 0 updated POIs; skipped 1 (no geometry: 1)"))
-        let frames = try jsonLines(dir.appendingPathComponent("out/frames.jsonl"))
+        let frames = try ManifestReader.frames(dir.appendingPathComponent("out/frames.jsonl"))
         #expect(frames.count == 7)  // 0, 100, …, 600 s
-        let ids = (frames[0]["annotations"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
+        let ids = frames[0].annotations.map(\.id)
         #expect(ids == ["geojson:h"])
     }
 

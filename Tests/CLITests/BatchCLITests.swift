@@ -1,5 +1,6 @@
 import Footage
 import Foundation
+import Manifest
 import Testing
 import POIARCore
 import Rendering
@@ -41,7 +42,7 @@ import Rendering
         let unbroken = dir.appendingPathComponent("unbroken"), out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--out", unbroken.path] + args)
         #expect(r.status == 0, "\(r.stderr)")
-        let total = try jsonLines(unbroken.appendingPathComponent("frames.jsonl")).count
+        let total = try ManifestReader.frames(unbroken.appendingPathComponent("frames.jsonl")).count
         #expect(total == 200)
 
         // Start a run and SIGKILL it once some frames are on disk.
@@ -181,16 +182,15 @@ import Rendering
         let r = try runPoiar(["replay", log.path, "--out", half.path, "--filter", "cafe", "--no-calm", "--scale", "0.5"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try pngSize(half.appendingPathComponent("frame_000001.png"))! == (360, 640))
-        let a = try jsonLines(full.appendingPathComponent("frames.jsonl")), b = try jsonLines(half.appendingPathComponent("frames.jsonl"))
+        let a = try ManifestReader.frames(full.appendingPathComponent("frames.jsonl")), b = try ManifestReader.frames(half.appendingPathComponent("frames.jsonl"))
         #expect(a.count == b.count && a.count == 8)
         var anchors = 0
         for (x, y) in zip(a, b) {
-            let cx = x["camera"] as! [String: Any], cy = y["camera"] as! [String: Any]
-            #expect(cy["width"] as? Int == 360 && cy["height"] as? Int == 640)
-            #expect(abs((cy["fx"] as! Double) - (cx["fx"] as! Double) / 2) < 1e-9)
-            for (p, q) in zip(x["annotations"] as! [[String: Any]], y["annotations"] as! [[String: Any]]) {
-                #expect(p["id"] as? String == q["id"] as? String)
-                if let u = p["anchor_x"] as? Double, let v = q["anchor_x"] as? Double {
+            #expect(y.camera.width == 360 && y.camera.height == 640)
+            #expect(abs(y.camera.fx - x.camera.fx / 2) < 1e-9)
+            for (p, q) in zip(x.annotations, y.annotations) {
+                #expect(p.id == q.id)
+                if let u = p.anchorX, let v = q.anchorX {
                     #expect(abs(u / 2 - v) < 2e-3, "\(u) → \(v)")
                     anchors += 1
                 }

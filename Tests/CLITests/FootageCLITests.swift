@@ -1,5 +1,6 @@
 import Footage
 import Foundation
+import Manifest
 import Rendering
 import Testing
 
@@ -19,18 +20,18 @@ import Testing
         let run = try runPoiar(["replay", log.path, "--footage", clip, "--footage-offset", "1", "--fps", "5", "--hfov", "100",
                                 "--radius", "0.001", "--no-hud", "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        let lines = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
         // 315 frames at 29.97 fps span 10.48 s: one per 0.2 s bucket, 53 of them.
         #expect(lines.count == 53)
         let video = try VideoDecoder(path: clip)
         for line in [lines[0], lines[17], lines[52]] {
-            let frame = try #require(line["footage_frame"] as? Int)
-            let footageTime = try #require(line["footage_time_s"] as? Double)
-            #expect(line["footage"] as? String == "gopro-walk.mp4")
+            let frame = try #require(line.footageFrame)
+            let footageTime = try #require(line.footageTime)
+            #expect(line.footage == "gopro-walk.mp4")
             #expect(abs(footageTime - video.frameTimes[frame - 1]) < 1e-6)
-            #expect(abs((line["time"] as! Double) - (footageTime + 1)) < 1e-6, "log time = footage time + offset")
+            #expect(abs(line.time - (footageTime + 1)) < 1e-6, "log time = footage time + offset")
             let decoded = try video.frame(at: frame - 1)
-            let png = try loadStill(out.appendingPathComponent(line["image"] as! String))
+            let png = try loadStill(out.appendingPathComponent(line.image))
             #expect(png.width == 848 && png.height == 480)
             #expect(png.pixels == decoded.pixels, "frame \(frame)")
         }
@@ -80,11 +81,12 @@ import Testing
         let out = dir.appendingPathComponent("out")
         let run = try runPoiar(["replay", log.path, "--footage", camera.path, "--hfov", "60", "--filter", "cafe", "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
-        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-        #expect(lines.map { $0["time"] as! Double } == [2.0, 2.5, 3.25])
-        #expect(lines[0]["still"] as? String == "Camera/1749895333000.jpg")
-        #expect(abs((lines[2]["footage_time_s"] as! Double) - 1_749_895_334.25) < 1e-6)
-        #expect(lines[0]["footage"] == nil)
+        let lines = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+        #expect(lines.map(\.time) == [2.0, 2.5, 3.25])
+        #expect(lines[0].still == "Camera/1749895333000.jpg")
+        let footageTime = try #require(lines[2].footageTime)
+        #expect(abs(footageTime - 1_749_895_334.25) < 1e-6)
+        #expect(lines[0].footage == nil)
         #expect(run.stderr.contains("1 file(s) that are not stills left alone (README.txt)"))
     }
 
@@ -121,9 +123,9 @@ import Testing
                                     "--filter", "cafe", "--out", out.path])
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr.contains("(the recording's camera folder): 2 stills"), "\(run.stderr)")
-            let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-            #expect(lines.map { $0["time"] as! Double } == [1.5, 3.25])
-            #expect(lines.map { $0["still"] as? String } == ["Camera/1749895332500.jpg", "Camera/1749895334250.jpg"])
+            let lines = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+            #expect(lines.map(\.time) == [1.5, 3.25])
+            #expect(lines.map(\.still) == ["Camera/1749895332500.jpg", "Camera/1749895334250.jpg"])
             // The stills' size (1024×768 stored; the output is as wide and high as they are).
             #expect(try pngSize(out.appendingPathComponent("frame_000001.png")).map { [$0.0, $0.1] } == [1024, 768])
             images.append(try Data(contentsOf: out.appendingPathComponent("frame_000002.png")))
@@ -145,12 +147,12 @@ extension PhoneCameraCLITests {
                                 "--filter", "cafe", "--out", out.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("capture time from its timed-metadata track (45 samples)"), "\(run.stderr)")
-        let lines = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        let lines = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
         #expect(lines.count == 45)
         // Time 0 of the export is 1749895331 s; the first frame was captured 0.7 s later.
-        #expect(abs((lines[0]["time"] as! Double) - 0.7) < 1e-6)
-        #expect(abs((lines[44]["time"] as! Double) - (0.7 + 44 * 1001 / 30000)) < 1e-4)
-        #expect(lines[0]["footage"] as? String == "1749895331000.mp4")
+        #expect(abs(lines[0].time - 0.7) < 1e-6)
+        #expect(abs(lines[44].time - (0.7 + 44 * 1001 / 30000)) < 1e-4)
+        #expect(lines[0].footage == "1749895331000.mp4")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 import SensorLog
 import Testing
@@ -92,10 +93,9 @@ import Testing
         let out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", clip.path, "--out", out.path, "--size", "212x120", "--fps", "1"])
         #expect(r.status == 0, "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
         #expect(frames.count == 11)
-        let location = try #require(frames[0]["location"] as? [String: Any])
-        #expect(abs((location["lat"] as? Double ?? 0) - 33.12677) <= 1e-5)
+        #expect(abs(frames[0].location.lat - 33.12677) <= 1e-5)
     }
 
     /// The clip with its made-up POIs (40–260 m ahead, bearings 118–200°; the walk goes toward
@@ -110,13 +110,12 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("poiar: heading: the camera's own orientation (316 samples; the recording has no magnetometer) aligned to the GPS course while moving: 71 course samples;"), "\(r.stderr)")
         #expect(r.stderr.contains("the orientation rows are the view's (IORI ⊗ CORI)"), "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
         #expect(frames.count == 11)
-        let labelled = frames.filter { (($0["annotations"] as? [[String: Any]]) ?? []).contains { $0["visible"] as? Bool == true } }
+        let labelled = frames.filter { $0.annotations.contains(where: \.visible) }
         #expect(labelled.count >= 10, "frames with a visible label")
         // Facing the walk's course, 148–151°.
-        let pose = try #require(frames[0]["pose"] as? [String: Any])
-        #expect(abs((pose["facing"] as? Double ?? 0) - 150) <= 5)
+        #expect(abs((frames[0].pose.facing ?? 0) - 150) <= 5)
     }
 
     /// A camera's own orientation of unknown north, on a walk long enough for a course: its

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import Testing
 
 /// `replay --mcap` and `pose --mcap`, read back by Foxglove's reference reader (the `mcap`
@@ -34,7 +35,7 @@ import Testing
                               "--progress-interval", "0", "--mcap", mcap.path])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("mcap: wrote \(mcap.path)"), "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
 
         let (status, report) = try check(mcap, frames: out.appendingPathComponent("frames.jsonl"))
         #expect(status == 0, "\(report["problems"] ?? "")")
@@ -51,7 +52,7 @@ import Testing
 
         // Log times: the log's start_utc (2025-06-14T10:02:11Z) plus the log's time.
         let startNs = 1_749_895_331 * 1_000_000_000
-        let firstFrameTime = try #require(frames.first?["time"] as? Double)
+        let firstFrameTime = try #require(frames.first?.time)
         #expect(c["/camera/image"]?["first_time"] as? Int == startNs + Int((firstFrameTime * 1e9).rounded()))
 
         // The raw channels have every sample of the log; the poses are the pose CSV's rows.
@@ -65,7 +66,7 @@ import Testing
         #expect(c["/pose"]?["count"] as? Int == poses.stdout.split(separator: "\n").count - 1)
 
         // A frame's annotations: a box and a text for each card drawn.
-        let cards = frames.map { ($0["annotations"] as! [[String: Any]]).filter { $0["visible"] as? Bool == true }.count }
+        let cards = frames.map { $0.annotations.filter(\.visible).count }
         let first = try #require(c["/camera/annotations"]?["first"] as? [String: Any])
         #expect((first["texts"] as? [Any])?.count ?? -1 >= cards[0])
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import Testing
 
 /// HUD, card and still options of `replay`, and `poiar map`, through the command line.
@@ -43,10 +44,9 @@ import Testing
         #expect(try runPoiar(["replay", log.path, "--filter", "cafe,restaurant", "--out", plain.path, "--occlusion", "off"]).status == 0)
         #expect(try runPoiar(["replay", log.path, "--filter", "cafe,restaurant", "--out", address.path, "--occlusion", "off",
                               "--card-detail", "address"]).status == 0)
-        let a = try jsonLines(plain.appendingPathComponent("frames.jsonl"))[0]["annotations"] as! [[String: Any]]
-        let b = try jsonLines(address.appendingPathComponent("frames.jsonl"))[0]["annotations"] as! [[String: Any]]
-        func width(_ x: [String: Any]) -> Double? { (x["box"] as? [String: Any])?["w"] as? Double }
-        let pairs = zip(a, b).compactMap { x, y in width(x).flatMap { wx in width(y).map { (wx, $0) } } }
+        let a = try ManifestReader.frames(plain.appendingPathComponent("frames.jsonl"))[0].annotations
+        let b = try ManifestReader.frames(address.appendingPathComponent("frames.jsonl"))[0].annotations
+        let pairs = zip(a, b).compactMap { x, y in x.box.flatMap { wx in y.box.map { (wx.w, $0.w) } } }
         #expect(!pairs.isEmpty)
         #expect(pairs.allSatisfy { $0.1 >= $0.0 })
         #expect(pairs.contains { $0.1 > $0.0 })  // some sample POIs have addr:* tags

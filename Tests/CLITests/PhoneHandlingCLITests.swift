@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 import Rendering
 import Replay
@@ -35,10 +36,10 @@ import Testing
         return (dir, log)
     }
 
-    func replay(_ log: URL, _ extra: [String] = []) throws -> (RunResult, [[String: Any]], URL) {
+    func replay(_ log: URL, _ extra: [String] = []) throws -> (RunResult, [ManifestFrame], URL) {
         let out = log.deletingLastPathComponent().appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--filter", "cafe", "--out", out.path] + extra)
-        let lines = r.status == 0 ? try jsonLines(out.appendingPathComponent("frames.jsonl")) : []
+        let lines = r.status == 0 ? try ManifestReader.frames(out.appendingPathComponent("frames.jsonl")) : []
         return (r, lines, out)
     }
 
@@ -49,18 +50,18 @@ import Testing
         let (r, frames, out) = try replay(log, ["--occlusion", "off"])
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("camera: none given; a phone's main camera (67° across the long side) held portrait"))
-        let maps = frames.filter { $0["view"] as? String == "map" }
-        let labelled = frames.filter { f in (f["annotations"] as! [[String: Any]]).contains { $0["visible"] as! Bool } }
+        let maps = frames.filter(\.isMapView)
+        let labelled = frames.filter { f in f.annotations.contains(where: \.visible) }
         #expect(maps.count >= 20 && labelled.count >= 10, "maps \(maps.count), labelled \(labelled.count)")
         // Map frames draw no cards; every frame is portrait 720×1280.
-        for m in maps { #expect(!(m["annotations"] as! [[String: Any]]).contains { $0["visible"] as! Bool }) }
+        for m in maps { #expect(!m.annotations.contains { $0.visible }) }
         #expect(try pngSize(out.appendingPathComponent("frame_000001.png"))! == (720, 1280))
         // The summary counts both and names what the rest lacked.
         let summary = try #require(r.stderr.split(separator: "\n").first { $0.contains(" frames: ") })
         #expect(summary.contains("\(labelled.count) with labels") && summary.contains("\(maps.count) as a map (phone pointing down)"), "\(summary)")
         // A map frame is a map: mostly the map's light land and building colours (the sample
         // extract has the buildings around the street), not sky and ground.
-        let image = try loadStill(out.appendingPathComponent(maps[maps.count / 2]["image"] as! String))
+        let image = try loadStill(out.appendingPathComponent(maps[maps.count / 2].image))
         let land = (0..<200).filter { i in
             let p = image.pixel(x: 40 + (i * 37) % 640, y: 200 + (i * 53) % 900)
             let building = abs(Int(p.r) - 217) < 8 && abs(Int(p.g) - 209) < 8 && abs(Int(p.b) - 201) < 8
@@ -71,7 +72,7 @@ import Testing
         // --no-flat-map keeps the camera view, and the summary says why those frames have no label.
         let (kept, keptFrames, _) = try replay(log, ["--no-flat-map"])
         #expect(kept.status == 0)
-        #expect(!keptFrames.contains { $0["view"] != nil })
+        #expect(!keptFrames.contains { $0.view != nil })
         #expect(kept.stderr.contains("camera facing the ground"), "\(kept.stderr)")
     }
 
@@ -82,7 +83,7 @@ import Testing
         try #require(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("held landscape-right"), "\(r.stderr)")
         #expect(try pngSize(out.appendingPathComponent("frame_000001.png"))! == (1280, 720))
-        let labelled = frames.filter { f in (f["annotations"] as! [[String: Any]]).contains { $0["visible"] as! Bool } }
+        let labelled = frames.filter { f in f.annotations.contains(where: \.visible) }
         #expect(labelled.count * 2 > frames.count, "\(labelled.count) of \(frames.count) frames labelled")
     }
 
@@ -104,8 +105,8 @@ import Testing
         let at = try runPoiar(["replay", log.path, "--out", out.path, "--at", "60.16786,24.94932,20", "--filter", "cafe"])
         #expect(at.status == 0, "\(at.stderr)")
         #expect(at.stderr.contains("true north: WMM2025 declination") && at.stderr.contains("(--at)"))
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-        #expect(frames.allSatisfy { ($0["location"] as! [String: Any])["lat"] as! Double == 60.16786 })
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+        #expect(frames.allSatisfy { $0.location.lat == 60.16786 })
         let south = try runPoiar(["map", log.path, "--out", dir.appendingPathComponent("m.png").path, "--at", "-33.86,-70.4"])
         #expect(south.status == 0, "\(south.stderr)")
     }
@@ -137,25 +138,24 @@ import Testing
         let r = try runPoiar(["replay", sampleLogs.appendingPathComponent("walk.csv").path, "--filter", "cafe,restaurant",
                               "--out", out.path, "--fps", "0.5", "--jobs", "2"])
         try #require(r.status == 0, "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-        let camera = frames[0]["camera"] as! [String: Any]
-        let (w, h) = (camera["width"] as! Int, camera["height"] as! Int)
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+        let (w, h) = (frames[0].camera.width, frames[0].camera.height)
         let style = try CardStyle(imageWidth: w, imageHeight: h)
         let reserved = try HUDLayout(width: w, height: h, compass: true, status: true, radar: true, scale: style.scale).reservedAreas()
         var cards = 0, arrows = 0
         for frame in frames {
-            for a in frame["annotations"] as! [[String: Any]] {
-                if a["visible"] as! Bool, let b = a["box"] as? [String: Double] {
+            for a in frame.annotations {
+                if a.visible, let b = a.box {
                     cards += 1
-                    let box = Rect(x: b["x"]!, y: b["y"]!, width: b["w"]!, height: b["h"]!)
-                    #expect(!reserved.contains { $0.intersects(box) }, "frame \(frame["frame"]!): \(a["name"]!) at \(box)")
+                    let box = Rect(x: b.x, y: b.y, width: b.w, height: b.h)
+                    #expect(!reserved.contains { $0.intersects(box) }, "frame \(frame.frame): \(a.name) at \(box)")
                 }
-                if let o = a["offscreen"] as? [String: Double] {
+                if let o = a.offscreen {
                     arrows += 1
-                    let footprint = style.indicatorFootprint(tip: Point2(o["x"]!, o["y"]!), angleDeg: o["angle_deg"]!,
-                                                             name: a["name"] as! String, detail: formatDistance(a["distance_m"] as! Double),
+                    let footprint = style.indicatorFootprint(tip: Point2(o.x, o.y), angleDeg: o.angle,
+                                                             name: a.name, detail: formatDistance(a.distance),
                                                              imageWidth: w, imageHeight: h)
-                    #expect(!reserved.contains { $0.intersects(footprint) }, "frame \(frame["frame"]!): arrow to \(a["name"]!)")
+                    #expect(!reserved.contains { $0.intersects(footprint) }, "frame \(frame.frame): arrow to \(a.name)")
                 }
             }
         }
@@ -252,7 +252,7 @@ import Testing
                 }
             }
             if hasLocation {
-                #expect(try jsonLines(out.appendingPathComponent("frames.jsonl")).count > 100)
+                #expect(try ManifestReader.frames(out.appendingPathComponent("frames.jsonl")).count > 100)
             }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Fusion
+import Manifest
 import POIARCore
 import Recordings
 import SensorLog
@@ -127,7 +128,7 @@ struct PoseOfflineCausalCLITests {
         let replay = try runPoiar(["replay", log.path, "--out", out.path, "--size", "320x180", "--no-hud"])
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stderr.contains("heading is relative"))
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl")).count
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl")).count
         #expect(frames == rows.filter { $0.contains(",frame,") }.count, "\(frames) frames")
     }
 

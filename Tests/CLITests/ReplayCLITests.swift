@@ -1,4 +1,6 @@
 import Foundation
+import Manifest
+import POIARCore
 import Testing
 
 /// The command line on small logs: bad input, --jobs, --fps, project vs replay.
@@ -95,8 +97,8 @@ import Testing
         let log = try walkPrefix(seconds: 6).split(separator: "\n").filter { !$0.contains(",frame,") }.joined(separator: "\n")
         let (r, out, _) = try replay(log, ["--fps", "1", "--filter", "cafe"])
         #expect(r.status == 0, "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-        let times = frames.map { $0["time"] as! Double }
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+        let times = frames.map(\.time)
         // Samples run from 0.000 to 5.99 s: frames at 0, 1, …, 5.
         #expect(times == [0, 1, 2, 3, 4, 5])
     }
@@ -105,26 +107,23 @@ import Testing
         // Without the calm layout's memory of earlier frames, which `project` does not have.
         let (r, out, _) = try replay(try walkPrefix(seconds: 12), ["--filter", "cafe", "--no-calm"])
         #expect(r.status == 0)
-        let frame = try #require(try jsonLines(out.appendingPathComponent("frames.jsonl")).last)
-        let loc = frame["location"] as! [String: Any], q = (frame["pose"] as! [String: Any])["q"] as! [Double]
-        let p = try runPoiar(["project", "--at", "\(loc["lat"]!),\(loc["lon"]!),\(loc["alt"]!)",
-                              "--quat", q.map { "\($0)" }.joined(separator: ","),
+        let frame = try #require(try ManifestReader.frames(out.appendingPathComponent("frames.jsonl")).last)
+        let loc = frame.location, alt = try #require(loc.alt)
+        let p = try runPoiar(["project", "--at", "\(loc.lat),\(loc.lon),\(alt)",
+                              "--quat", frame.pose.q.map { "\($0)" }.joined(separator: ","),
                               "--camera", sampleLogs.appendingPathComponent("walk.camera.json").path,
                               "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path,
                               "--filter", "cafe"])
         #expect(p.status == 0, "\(p.stderr)")
-        let projected = try JSONSerialization.jsonObject(with: Data(p.stdout.utf8)) as! [String: Any]
-        let a = frame["annotations"] as! [[String: Any]], b = projected["annotations"] as! [[String: Any]]
+        let projected = try JSONInput.decode(ManifestFrame.self, from: Data(p.stdout.utf8), file: "project's output")
+        let a = frame.annotations, b = projected.annotations
         #expect(a.count == b.count && !a.isEmpty)
         for (x, y) in zip(a, b) {
-            #expect(x["id"] as? String == y["id"] as? String)
-            for key in ["anchor_x", "anchor_y", "distance_m", "bearing_deg"] {
-                #expect("\(x[key]!)" == "\(y[key]!)", "\(key)")
-            }
-            #expect(x["box"] as? [String: Double] == y["box"] as? [String: Double])
-            #expect((x["box"] is NSNull) == (y["box"] is NSNull))
-            #expect(x["stack_level"] as? Int == y["stack_level"] as? Int)
-            #expect(x["visible"] as? Bool == y["visible"] as? Bool)
+            #expect(x.id == y.id)
+            #expect(x.anchorX == y.anchorX && x.anchorY == y.anchorY && x.distance == y.distance && x.bearing == y.bearing, "\(x.id)")
+            #expect(x.box == y.box)
+            #expect(x.stackLevel == y.stackLevel)
+            #expect(x.visible == y.visible)
         }
     }
 
@@ -178,9 +177,9 @@ import Testing
         let out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--out", out.path, "--size", "512x384", "--hfov", "54", "--filter", "cafe"])
         #expect(r.status == 0, "\(r.stderr)")
-        let frames = try jsonLines(out.appendingPathComponent("frames.jsonl"))
-        #expect(frames.prefix(3).allSatisfy { $0["still"] as? String == "stills/01.jpg" })
-        #expect(frames.dropFirst(3).allSatisfy { $0["still"] is NSNull })
+        let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
+        #expect(frames.prefix(3).allSatisfy { $0.still == "stills/01.jpg" })
+        #expect(frames.dropFirst(3).allSatisfy { $0.still == nil })
         #expect(try pngSize(out.appendingPathComponent("frame_000001.png"))! == (512, 384))
         // The photo's pixels differ from the synthetic sky: compare the two kinds of frame.
         let still = try Data(contentsOf: out.appendingPathComponent("frame_000001.png"))

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import Rendering
 import Testing
 
@@ -7,13 +8,13 @@ import Testing
 /// screenshot of the scrubber at a chosen frame shows that frame, pixel for pixel.
 @Suite(.serialized) struct ReportCLITests {
     /// A short replay of the walk with its report (and the truth's errors).
-    static func replayWithReport(_ dir: URL) throws -> (out: URL, frames: [[String: Any]], stderr: String) {
+    static func replayWithReport(_ dir: URL) throws -> (out: URL, frames: [ManifestFrame], stderr: String) {
         let log = try writeLog(try walkPrefix(seconds: 40), in: dir)
         let out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--filter", "cafe", "--size", "270x480", "--out", out.path,
                               "--progress-interval", "0", "--report", "--truth", sampleLogs.appendingPathComponent("walk.truth.csv").path])
         #expect(r.status == 0, "\(r.stderr)")
-        return (out, try jsonLines(out.appendingPathComponent("frames.jsonl")), r.stderr)
+        return (out, try ManifestReader.frames(out.appendingPathComponent("frames.jsonl")), r.stderr)
     }
 
     /// Mean absolute difference (0…255, over RGB) between the screenshot's `rect` (inset by two

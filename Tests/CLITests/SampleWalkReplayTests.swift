@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Geodesy
+import Manifest
 import POIARCore
 
 /// Replays the whole sample walk once (as the demo does) and checks the manifest against the
@@ -9,13 +10,13 @@ final class SampleWalkRun: @unchecked Sendable {  // immutable after init
     static let shared = SampleWalkRun()
     let out: URL
     let result: RunResult?
-    let frames: [[String: Any]]
+    let frames: [ManifestFrame]
 
     init() {
         out = (try? makeTempDir("walk")) ?? URL(fileURLWithPath: "/tmp/poiar-walk")
         let r = try? runPoiar(["replay", "SampleLogs/walk.csv", "--filter", "cafe", "--out", out.path, "--jobs", "2", "--stats"])
         result = r
-        frames = (try? jsonLines(out.appendingPathComponent("frames.jsonl"))) ?? []
+        frames = (try? ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))) ?? []
     }
 }
 
@@ -46,12 +47,11 @@ func walkTrack() throws -> [String: TrackPoint] {
         let frameRows = logText.split(separator: "\n").filter { $0.contains(",frame,") }.count
         #expect(run.frames.count == frameRows)
         for (i, f) in run.frames.enumerated() {
-            #expect(f["frame"] as? Int == i + 1)
-            let image = try #require(f["image"] as? String)
-            #expect(image == String(format: "frame_%06d.png", i + 1))
-            let size = try pngSize(run.out.appendingPathComponent(image))
+            #expect(f.frame == i + 1)
+            #expect(f.image == String(format: "frame_%06d.png", i + 1))
+            let size = try pngSize(run.out.appendingPathComponent(f.image))
             #expect(size?.0 == 720 && size?.1 == 1280)
-            #expect(f["still"] is NSNull)
+            #expect(f.still == nil)
         }
         #expect(leftoverTemporaries(in: run.out).isEmpty)
     }
@@ -59,24 +59,23 @@ func walkTrack() throws -> [String: TrackPoint] {
     @Test func annotationsFollowTheContract() throws {
         var visibleCount = 0
         for f in run.frames {
-            let anns = try #require(f["annotations"] as? [[String: Any]])
-            let distances = anns.map { $0["distance_m"] as! Double }
+            let anns = f.annotations
+            let distances = anns.map(\.distance)
             #expect(distances == distances.sorted(), "nearest first")
             #expect(distances.allSatisfy { $0 <= 1500 })
             var boxes: [Rect] = []
             for a in anns {
-                #expect(a["category"] as? String == "cafe")
-                #expect((a["id"] as? String)?.hasPrefix("osm:") == true)
-                let bearing = a["bearing_deg"] as! Double
-                #expect(bearing >= 0 && bearing < 360)
-                if a["visible"] as? Bool == true {
+                #expect(a.category == "cafe")
+                #expect(a.id.hasPrefix("osm:"))
+                #expect(a.bearing >= 0 && a.bearing < 360)
+                if a.visible {
                     visibleCount += 1
-                    let b = try #require(a["box"] as? [String: Double])
-                    boxes.append(Rect(x: b["x"]!, y: b["y"]!, width: b["w"]!, height: b["h"]!))
-                    let ax = try #require(a["anchor_x"] as? Double), ay = try #require(a["anchor_y"] as? Double)
+                    let b = try #require(a.box)
+                    boxes.append(Rect(x: b.x, y: b.y, width: b.w, height: b.h))
+                    let ax = try #require(a.anchorX), ay = try #require(a.anchorY)
                     #expect(ax >= 0 && ax <= 720 && ay >= 0 && ay <= 1280)
-                } else if a["anchor_x"] is NSNull {
-                    #expect(a["anchor_y"] is NSNull)
+                } else if a.anchorX == nil {
+                    #expect(a.anchorY == nil)
                 }
             }
             for i in boxes.indices { for j in boxes.indices where j > i { #expect(!boxes[i].intersects(boxes[j])) } }
@@ -89,31 +88,30 @@ func walkTrack() throws -> [String: TrackPoint] {
     @Test func anchorsMatchTheContractFormula() throws {
         var checked = 0
         for f in run.frames {
-            let loc = f["location"] as! [String: Any], pose = f["pose"] as! [String: Any], cam = f["camera"] as! [String: Double]
-            let q = pose["q"] as! [Double]
+            let cam = f.camera, q = f.pose.q
             let (w, x, y, z) = (q[0], q[1], q[2], q[3])
             // Rᵀ rows are R's columns.
             let r = [[1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)],
                      [2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)],
                      [2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)]]
-            let lat = loc["lat"] as! Double, lon = loc["lon"] as! Double, alt = loc["alt"] as! Double
-            for a in f["annotations"] as! [[String: Any]] {
-                let e = referenceENU(from: (lat, lon, alt), to: (a["lat"] as! Double, a["lon"] as! Double, alt))
+            let lat = f.location.lat, lon = f.location.lon, alt = try #require(f.location.alt)
+            for a in f.annotations {
+                let e = referenceENU(from: (lat, lon, alt), to: (a.lat, a.lon, alt))
                 let d = (0..<3).map { j in r[0][j] * e[0] + r[1][j] * e[1] + r[2][j] * e[2] }
                 let (X, Y, Z) = (d[0], -d[1], -d[2])
                 if Z <= 0 {
-                    #expect(a["anchor_x"] is NSNull)
+                    #expect(a.anchorX == nil)
                     continue
                 }
-                let u = cam["fx"]! * X / Z + cam["cx"]!, v = cam["fy"]! * Y / Z + cam["cy"]!
-                let ax = try #require(a["anchor_x"] as? Double), ay = try #require(a["anchor_y"] as? Double)
+                let u = cam.fx * X / Z + cam.cx, v = cam.fy * Y / Z + cam.cy
+                let ax = try #require(a.anchorX), ay = try #require(a.anchorY)
                 // 0.05 px on and near the image: standard refraction (on by default) lifts a POI
                 // 1.5 km away by 2 cm, under 0.02 px here. More than an image width off the image
                 // (Z → 0) that lift is magnified without bound, and such anchors are never drawn,
                 // so there only the side of the image is compared.
-                let w = cam["cx"]! * 2, h = cam["cy"]! * 2
+                let w = cam.cx * 2, h = cam.cy * 2
                 guard u > -w, u < 2 * w, v > -h, v < 2 * h else {
-                    #expect((a["anchor_x"] as! Double).sign == u.sign)
+                    #expect(ax.sign == u.sign)
                     continue
                 }
                 let tolerance = 0.05
@@ -130,21 +128,21 @@ func walkTrack() throws -> [String: TrackPoint] {
         let track = try walkTrack()
         var errors: [Double] = []
         for f in run.frames {
-            let t = String(format: "%.3f", f["time"] as! Double)
+            let t = String(format: "%.3f", f.time)
             let truth = try #require(track[t])
-            let cam = f["camera"] as! [String: Double]
+            let cam = f.camera
             let truePose = Pose(headingDeg: truth.heading, pitchDeg: truth.pitch, rollDeg: truth.roll)
             let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: truth.lat, longitude: truth.lon, altitude: truth.alt))
             // Every anchor on the image, labelled or not (which POIs get cards is the layout's
             // choice; where they stand is the pose's).
-            for a in f["annotations"] as! [[String: Any]] {
-                guard let ax = a["anchor_x"] as? Double, ax >= 0, ax <= cam["cx"]! * 2,
-                      let ay = a["anchor_y"] as? Double, ay >= 0, ay <= cam["cy"]! * 2 else { continue }
-                let enu = plane.enu(GeoCoordinate(latitude: a["lat"] as! Double, longitude: a["lon"] as! Double))
+            for a in f.annotations {
+                guard let ax = a.anchorX, ax >= 0, ax <= cam.cx * 2,
+                      let ay = a.anchorY, ay >= 0, ay <= cam.cy * 2 else { continue }
+                let enu = plane.enu(GeoCoordinate(latitude: a.lat, longitude: a.lon))
                 let d = truePose.orientation.conjugate.rotate(enu)
                 guard -d.z > 0 else { continue }
-                let u = cam["fx"]! * d.x / -d.z + cam["cx"]!
-                errors.append(abs(u - (a["anchor_x"] as! Double)))
+                let u = cam.fx * d.x / -d.z + cam.cx
+                errors.append(abs(u - ax))
             }
         }
         errors.sort()
@@ -158,15 +156,15 @@ func walkTrack() throws -> [String: TrackPoint] {
 
     @Test func caféStrindbergIsInViewDuringThePause() throws {
         // The walker stops at Café Strindberg (134–148 s) and turns toward it.
-        let pause = run.frames.filter { ($0["time"] as! Double) > 137 && ($0["time"] as! Double) < 145 }
+        let pause = run.frames.filter { $0.time > 137 && $0.time < 145 }
         #expect(!pause.isEmpty)
         for f in pause {
-            let anns = f["annotations"] as! [[String: Any]]
-            let s = try #require(anns.first { $0["id"] as? String == "osm:node/606996900" })
-            #expect(s["visible"] as? Bool == true)
-            #expect((s["distance_m"] as! Double) < 30)
+            let s = try #require(f.annotations.first { $0.id == "osm:node/606996900" })
+            #expect(s.visible)
+            #expect(s.distance < 30)
             // Right of the image's left third (GPS noise at 20 m moves it by a few degrees).
-            #expect((s["anchor_x"] as! Double) > 150 && (s["anchor_x"] as! Double) < 720)
+            let x = try #require(s.anchorX)
+            #expect(x > 150 && x < 720)
         }
     }
 }
@@ -175,16 +173,15 @@ extension SampleWalkReplayTests {
     @Test func theLastLabelsStackAtTheEnd() throws {
         // The walk ends looking between Cafe Esplanad (8 m) and Café Aalto (77 m), which
         // stand in the same direction: Aalto's label is lifted above Esplanad's.
-        let end = run.frames.filter { ($0["time"] as! Double) > 220.5 }
+        let end = run.frames.filter { $0.time > 220.5 }
         #expect(end.count >= 4)
         for f in end {
-            let anns = f["annotations"] as! [[String: Any]]
-            let esplanad = try #require(anns.first { $0["id"] as? String == "osm:node/1985598534" })
-            let aalto = try #require(anns.first { $0["id"] as? String == "osm:node/2270234280" })
-            #expect(esplanad["visible"] as? Bool == true && aalto["visible"] as? Bool == true)
-            let low = try #require(esplanad["box"] as? [String: Double]), high = try #require(aalto["box"] as? [String: Double])
-            #expect((aalto["stack_level"] as! Int) > (esplanad["stack_level"] as! Int))
-            #expect(high["y"]! + high["h"]! <= low["y"]!, "Café Aalto's label is above Cafe Esplanad's")
+            let esplanad = try #require(f.annotations.first { $0.id == "osm:node/1985598534" })
+            let aalto = try #require(f.annotations.first { $0.id == "osm:node/2270234280" })
+            #expect(esplanad.visible && aalto.visible)
+            let low = try #require(esplanad.box), high = try #require(aalto.box)
+            #expect(aalto.stackLevel > esplanad.stackLevel)
+            #expect(high.y + high.h <= low.y, "Café Aalto's label is above Cafe Esplanad's")
         }
     }
 }
@@ -217,13 +214,13 @@ func referenceENU(from o: (Double, Double, Double), to p: (Double, Double, Doubl
         var changes = 0, seconds = 0.0
         var labelMove = 0.0, anchorMove = 0.0
         for f in run.frames {
-            let time = try #require(f["time"] as? Double)
+            let time = f.time
             var current: [String: (level: Int, time: Double, anchor: (Double, Double), centre: (Double, Double))] = [:]
-            for a in f["annotations"] as? [[String: Any]] ?? [] where a["visible"] as? Bool == true {
-                let id = try #require(a["id"] as? String), level = try #require(a["stack_level"] as? Int)
-                let box = try #require(a["box"] as? [String: Double])
-                let anchor = (try #require(a["anchor_x"] as? Double), try #require(a["anchor_y"] as? Double))
-                let centre = (box["x"]! + box["w"]! / 2, box["y"]! + box["h"]! / 2)
+            for a in f.annotations where a.visible {
+                let id = a.id, level = a.stackLevel
+                let box = try #require(a.box)
+                let anchor = (try #require(a.anchorX), try #require(a.anchorY))
+                let centre = (box.x + box.w / 2, box.y + box.h / 2)
                 current[id] = (level, time, anchor, centre)
                 if let p = previous[id] {
                     if p.level != level { changes += 1 }

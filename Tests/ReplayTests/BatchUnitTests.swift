@@ -1,4 +1,6 @@
 import Foundation
+import Manifest
+import POIARCore
 import Testing
 @testable import Replay
 
@@ -30,9 +32,11 @@ import Testing
         let t = ShardTrailer(shard: ShardSpec(index: 1, count: 3)!, frames: 446, fingerprint: "0123456789abcdef")
         #expect(ShardTrailer(line: t.jsonLine) == t)
         #expect(ShardTrailer(line: "{\"frame\": 1}") == nil)
-        let head = ShardMerge.manifestHead("{\"frame\": 12, \"time\": 5.6, \"image\": \"frame_000012.png\"}")
-        #expect(head?.frame == 12 && head?.time == 5.6)
-        #expect(ShardMerge.manifestHead("{\"time\": 5.6}") == nil)
+        let head = try JSONInput.decode(ManifestFrame.Head.self, from: Data("{\"frame\": 12, \"time\": 5.6, \"image\": \"frame_000012.png\"}".utf8), file: "m.jsonl")
+        #expect(head.frame == 12 && head.time == 5.6)
+        #expect(throws: InputError(file: "m.jsonl", field: "frame", "missing")) {
+            try JSONInput.decode(ManifestFrame.Head.self, from: Data("{\"time\": 5.6}".utf8), file: "m.jsonl")
+        }
     }
 
     @Test func manifestReaderTakesLongLinesAndALastLineWithoutNewline() throws {

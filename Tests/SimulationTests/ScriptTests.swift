@@ -180,7 +180,7 @@ import Testing
 
     @Test func scriptErrorsNameTheField() throws {
         #expect(error("[1, 2]") == "s.json: expected a JSON object")
-        #expect(error("{").hasPrefix("s.json: not valid JSON"))
+        #expect(error("{").hasPrefix("s.json:1: not valid JSON"))
         #expect(error("{}") == "s.json (timeline): missing: a script needs a list of segments")
         #expect(error(#"{"timeline": []}"#) == "s.json (timeline): expected a non-empty list of segments")
         #expect(error(#"{"format": "poiar-sim-script/2", "timeline": [{"stand": 1}]}"#)

@@ -91,9 +91,3 @@ public func pngSize(_ url: URL) throws -> (Int, Int)? {
 public func leftoverTemporaries(in dir: URL) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasPrefix(".") || $0.hasSuffix(".tmp") }
 }
-
-public func jsonLines(_ url: URL) throws -> [[String: Any]] {
-    try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
-        try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
-    }
-}

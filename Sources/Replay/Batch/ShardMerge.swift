@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 
 extension ReplayOptions {
@@ -47,14 +48,18 @@ struct ShardTrailer: Equatable {
         self.shard = shard; self.frames = frames; self.fingerprint = fingerprint
     }
 
+    /// The trailer in `line`, nil when the line is not one (a frame's line, told by its start
+    /// without decoding it).
     init?(line: String) {
+        struct Line: Decodable {
+            struct Trailer: Decodable { var index: Int, count: Int, frames: Int, fingerprint: String }
+            var trailer: Trailer
+            enum CodingKeys: String, CodingKey { case trailer = "poiar_shard" }
+        }
         guard line.hasPrefix("{\"\(ShardTrailer.key)\""),
-              let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let t = object[ShardTrailer.key] as? [String: Any],
-              let i = t["index"] as? Int, let n = t["count"] as? Int, let shard = ShardSpec(index: i, count: n),
-              let frames = t["frames"] as? Int, frames >= 0, let fingerprint = t["fingerprint"] as? String
-        else { return nil }
-        self.init(shard: shard, frames: frames, fingerprint: fingerprint)
+              let t = try? JSONInput.decode(Line.self, from: Data(line.utf8), file: "").trailer,
+              let shard = ShardSpec(index: t.index, count: t.count), t.frames >= 0 else { return nil }
+        self.init(shard: shard, frames: t.frames, fingerprint: t.fingerprint)
     }
 }
 
@@ -83,25 +88,23 @@ public enum ShardMerge {
         var trailer: ShardTrailer?
         for shard in shards {
             let url = dir.appendingPathComponent(shard.manifestName)
+            let reader = try ManifestReader(url: url)
             var expected = shard.index + 1
-            var last: String?
-            var lineNumber = 0
-            try eachLine(url) { line, number in
-                if let previous = last {
-                    guard let head = manifestHead(previous) else {
-                        throw InputError(file: url.path, line: number - 1, "not a frame of a poiar manifest")
-                    }
-                    guard head.frame == expected else {
-                        throw InputError(file: url.path, line: number - 1, field: "frame",
-                                         "expected frame \(expected) (shard \(shard) has frames \(shard.index + 1), \(shard.index + 1 + n), …), found \(head.frame)")
-                    }
-                    expected += n
+            var shardTrailer: ShardTrailer?
+            while let line = try reader.nextLine() {
+                guard shardTrailer == nil else {
+                    throw InputError(file: url.path, line: reader.lineNumber - 1, "a shard trailer before the last line: not a manifest poiar replay --shard wrote")
                 }
-                last = line
-                lineNumber = number
+                if let t = ShardTrailer(line: line) { shardTrailer = t; continue }
+                let head = try reader.decode(ManifestFrame.Head.self, line)
+                guard head.frame == expected else {
+                    throw InputError(file: url.path, line: reader.lineNumber, field: "frame",
+                                     "expected frame \(expected) (shard \(shard) has frames \(shard.index + 1), \(shard.index + 1 + n), …), found \(head.frame)")
+                }
+                expected += n
             }
-            guard let line = last, let t = ShardTrailer(line: line), t.shard == shard else {
-                throw InputError(file: url.path, line: lineNumber, "no shard trailer: not a manifest poiar replay --shard wrote")
+            guard let t = shardTrailer, t.shard == shard else {
+                throw InputError(file: url.path, line: reader.lineNumber, "no shard trailer: not a manifest poiar replay --shard wrote")
             }
             let count = (expected - shard.index - 1) / n
             guard count == shard.frameCount(of: t.frames) else {
@@ -127,7 +130,7 @@ public enum ShardMerge {
         guard total > 0 else { throw InputError(file: dir.path, "the shards list no frames") }
         for k in 1...total {
             let reader = readers[(k - 1) % n]
-            guard let line = try reader.nextLine(), let head = manifestHead(line), head.frame == k else {
+            guard let line = try reader.nextLine(), let head = try? reader.decode(ManifestFrame.Head.self, line), head.frame == k else {
                 throw InputError(file: reader.path, "changed while merging")
             }
             let image = dir.appendingPathComponent(FrameRecord.imageName(index: k))
@@ -136,7 +139,8 @@ public enum ShardMerge {
             }
             if k == 1 {
                 firstTime = head.time
-                frameSize = cameraSize(line)
+                let camera = try reader.decode(ManifestFrame.self, line).camera
+                if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
             }
             lastTime = head.time
             if let every = batch.contactSheetEvery, (k - 1) % every == 0 { sheetFrames.append((k, head.time)) }
@@ -176,32 +180,6 @@ public enum ShardMerge {
         return (0..<n).map { ShardSpec(index: $0, count: n)! }
     }
 
-    /// Frame number and time from the start of a manifest line, `{"frame": 12, "time": 3.2, …`.
-    static func manifestHead(_ line: String) -> (frame: Int, time: Double)? {
-        let frameKey = "{\"frame\": ", timeKey = ", \"time\": "
-        guard line.hasPrefix(frameKey) else { return nil }
-        let rest = line.dropFirst(frameKey.count)
-        guard let comma = rest.firstIndex(of: ","), let frame = Int(rest[..<comma]) else { return nil }
-        let afterFrame = rest[comma...]
-        guard afterFrame.hasPrefix(timeKey) else { return nil }
-        let timeText = afterFrame.dropFirst(timeKey.count).prefix { $0 != "," }
-        guard let time = Double(timeText) else { return nil }
-        return (frame, time)
-    }
-
-    /// The camera size of a manifest line.
-    static func cameraSize(_ line: String) -> (width: Int, height: Int)? {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let camera = object["camera"] as? [String: Any],
-              let w = camera["width"] as? Int, let h = camera["height"] as? Int, w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
-
-    private static func eachLine(_ url: URL, _ body: (String, Int) throws -> Void) throws {
-        let reader = try ManifestReader(url: url)
-        while let line = try reader.nextLine() { try body(line, reader.lineNumber) }
-    }
-
     /// Removes every `frames.shard-I-of-N.jsonl` (after a merge, or a plain run's manifest).
     static func removeShardManifests(in dir: URL) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
@@ -217,49 +195,6 @@ public enum ShardMerge {
             if let n = RenderJournal.frameNumber(name), n > count {
                 try? FileManager.default.removeItem(at: dir.appendingPathComponent(name))
             }
-        }
-    }
-}
-
-/// Reads a manifest line by line in constant memory (beyond the longest line: a frame with
-/// thousands of POIs in range has a long one, so there is no length limit).
-final class ManifestReader {
-    let path: String
-    private let handle: FileHandle
-    private var buffer = Data()
-    private var atEnd = false
-    private(set) var lineNumber = 0
-
-    init(url: URL) throws {
-        path = url.path
-        guard let h = FileHandle(forReadingAtPath: url.path) else {
-            throw InputError(file: url.path, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        handle = h
-    }
-
-    deinit { try? handle.close() }
-
-    func nextLine() throws -> String? {
-        while true {
-            if let nl = buffer.firstIndex(of: 0x0A) {
-                let line = String(decoding: buffer[buffer.startIndex..<nl], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...nl)
-                lineNumber += 1
-                return line
-            }
-            if atEnd {
-                guard !buffer.isEmpty else { return nil }
-                let line = String(decoding: buffer, as: UTF8.self)
-                buffer.removeAll()
-                lineNumber += 1
-                return line
-            }
-            let chunk: Data
-            do { chunk = try handle.read(upToCount: 1 << 16) ?? Data() } catch {
-                throw InputError(file: path, "cannot read: \(error.localizedDescription)")
-            }
-            if chunk.isEmpty { atEnd = true } else { buffer.append(chunk) }
         }
     }
 }

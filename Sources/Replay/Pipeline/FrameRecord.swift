@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 import Projection
 
@@ -106,118 +107,42 @@ public struct FrameRecord: Sendable {
     public static func imageName(index: Int) -> String { String(format: "frame_%06d.png", index) }
 
     /// The frame's line in frames.jsonl.
-    public var jsonLine: String {
-        var w = JSONWriter()
-        w.beginObject()
-        w.int("frame", index)
-        w.number("time", time, decimals: 6)
-        w.string("image", image)
-        w.string("still", still)
-        if let footage {
-            if let video = footage.video { w.string("footage", video) }
-            if let frame = footage.frame { w.int("footage_frame", frame) }
-            w.number("footage_time_s", footage.time, decimals: 6)
-        }
-        w.beginObject("location")
-        w.number("lat", location.coordinate.latitude)
-        w.number("lon", location.coordinate.longitude)
-        w.number("alt", location.coordinate.altitude, decimals: 3)  // above the WGS84 ellipsoid (the log's gps z)
-        w.number("accuracy", location.horizontalAccuracy, decimals: 3)
-        w.endObject()
+    public var jsonLine: String { manifestFrame.jsonLine }
+
+    /// The frame as the manifest lists it: its values, which the manifest's writer rounds.
+    public var manifestFrame: ManifestFrame {
         let q = pose.orientation
         let angles = pose.angles
-        w.beginObject("pose")
-        w.beginArray("q")
-        for c in [q.w, q.x, q.y, q.z] { w.number(nil, c) }
-        w.endArray()
-        w.number("heading", angles.heading, decimals: 4)
-        w.number("pitch", angles.pitch, decimals: 4)
-        w.number("roll", angles.roll, decimals: 4)
-        w.number("facing", facingAzimuth, decimals: 4)
-        w.endObject()
-        if isMapView { w.string("view", "map") }
-        w.beginObject("camera")
-        w.int("width", camera.width)
-        w.int("height", camera.height)
-        w.number("fx", camera.fx)
-        w.number("fy", camera.fy)
-        w.number("cx", camera.cx)
-        w.number("cy", camera.cy)
-        if let d = camera.distortion, !d.isZero {
-            w.beginObject("distortion")
-            if d.model == .fisheye {
-                w.string("model", d.model.rawValue)
-                w.number("k1", d.k1); w.number("k2", d.k2); w.number("k3", d.k3); w.number("k4", d.k4)
-            } else {
-                w.number("k1", d.k1); w.number("k2", d.k2); w.number("p1", d.p1); w.number("p2", d.p2); w.number("k3", d.k3)
-            }
-            w.endObject()
-        }
-        w.endObject()
-        w.beginArray("annotations")
-        for a in annotations {
-            w.beginObject()
-            w.string("id", a.poi.id)
-            w.string("name", a.poi.name)
-            w.string("category", a.poi.category)
-            w.number("lat", a.poi.coordinate.latitude)
-            w.number("lon", a.poi.coordinate.longitude)
-            // Above the WGS84 ellipsoid: `ele` was made so at import (docs/altitude.md).
-            w.number("alt", a.poi.coordinate.altitude)
-            w.number("distance_m", a.distance, decimals: 3)
-            w.number("bearing_deg", a.bearing, decimals: 4)
-            w.number("anchor_x", a.anchor?.x, decimals: 3)
-            w.number("anchor_y", a.anchor?.y, decimals: 3)
-            if let b = a.box { writeBox(&w, b) } else { w.raw("box", "null") }
-            w.int("stack_level", a.stackLevel)
-            w.bool("visible", a.visible)
-            if let o = a.occluded { w.bool("occluded", o) }
-            if let m = a.marker { w.string("marker", m.rawValue) }
-            if let c = a.cluster { w.int("cluster", c) }
-            if a.visible {
-                if a.opacity < 1 { w.number("opacity", a.opacity, decimals: 3) }
-                if a.sizeFactor != 1 { w.number("size", a.sizeFactor, decimals: 2) }
-            }
-            if let o = a.offscreen {
-                w.beginObject("offscreen")
-                w.number("x", o.position.x, decimals: 3); w.number("y", o.position.y, decimals: 3)
-                w.number("angle_deg", o.angleDeg, decimals: 3)
-                w.endObject()
-            }
-            w.endObject()
-        }
-        w.endArray()
-        if !clusters.isEmpty {
-            w.beginArray("clusters")
-            for c in clusters {
-                w.beginObject()
-                w.string("id", c.id)
-                w.string("name", c.name)
-                w.string("detail", c.detail)
-                w.string("category", c.category)
-                w.beginArray("members")
-                for m in c.members { w.string(nil, m) }
-                w.endArray()
-                w.number("nearest_m", c.nearest, decimals: 3)
-                w.number("farthest_m", c.farthest, decimals: 3)
-                w.number("anchor_x", c.anchor.x, decimals: 3)
-                w.number("anchor_y", c.anchor.y, decimals: 3)
-                writeBox(&w, c.box)
-                w.int("stack_level", c.stackLevel)
-                if c.opacity < 1 { w.number("opacity", c.opacity, decimals: 3) }
-                if c.sizeFactor != 1 { w.number("size", c.sizeFactor, decimals: 2) }
-                w.endObject()
-            }
-            w.endArray()
-        }
-        w.endObject()
-        return w.text
+        return ManifestFrame(
+            frame: index, time: time, image: image, still: still,
+            footage: footage?.video, footageFrame: footage?.frame, footageTime: footage?.time,
+            location: .init(lat: location.coordinate.latitude, lon: location.coordinate.longitude,
+                            alt: location.coordinate.altitude,  // above the WGS84 ellipsoid (the log's gps z)
+                            accuracy: location.horizontalAccuracy),
+            pose: .init(q: [q.w, q.x, q.y, q.z], heading: angles.heading, pitch: angles.pitch, roll: angles.roll, facing: facingAzimuth),
+            view: isMapView ? "map" : nil, camera: ManifestFrame.Camera(camera),
+            annotations: annotations.map(\.manifestAnnotation),
+            clusters: clusters.isEmpty ? nil : clusters.map(\.manifestCluster))
     }
 }
 
-private func writeBox(_ w: inout JSONWriter, _ b: Rect) {
-    w.beginObject("box")
-    w.number("x", b.x, decimals: 3); w.number("y", b.y, decimals: 3)
-    w.number("w", b.width, decimals: 3); w.number("h", b.height, decimals: 3)
-    w.endObject()
+extension FrameAnnotation {
+    var manifestAnnotation: ManifestFrame.Annotation {
+        // Above the WGS84 ellipsoid: `ele` was made so at import (docs/altitude.md).
+        ManifestFrame.Annotation(
+            id: poi.id, name: poi.name, category: poi.category, lat: poi.coordinate.latitude, lon: poi.coordinate.longitude,
+            alt: poi.coordinate.altitude, distance: distance, bearing: bearing, anchor: anchor, box: box.map(ManifestFrame.Box.init),
+            stackLevel: stackLevel, visible: visible, occluded: occluded, marker: marker, cluster: cluster,
+            // A fading or scaled card's look, for the cards drawn only.
+            opacity: visible && opacity < 1 ? opacity : nil, size: visible && sizeFactor != 1 ? sizeFactor : nil,
+            offscreen: offscreen.map { ManifestFrame.Offscreen(x: $0.position.x, y: $0.position.y, angle: $0.angleDeg) })
+    }
+}
+
+extension ClusterAnnotation {
+    var manifestCluster: ManifestFrame.Cluster {
+        ManifestFrame.Cluster(id: id, name: name, detail: detail, category: category, members: members, nearest: nearest,
+                              farthest: farthest, anchor: anchor, box: ManifestFrame.Box(box), stackLevel: stackLevel,
+                              opacity: opacity < 1 ? opacity : nil, size: sizeFactor != 1 ? sizeFactor : nil)
+    }
 }

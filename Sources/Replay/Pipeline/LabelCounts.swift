@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 import POIARCore
 import Projection
 
@@ -28,28 +29,13 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         sightLines += record.sightLines
         occlusionSeconds += record.occlusionSeconds
         guard !record.isMapView else { return }
-        let figures = Self.figures(record.annotations.lazy.map { ($0.visible, $0.marker, $0.occluded, $0.anchor) }, camera: record.camera)
+        let figures = LabelFigures.of(record.annotations.lazy.map { ($0.visible, $0.marker, $0.occluded, $0.anchor) }, camera: record.camera)
         cards += figures.cards
         clusterCards += record.clusters.count
         clustered += record.clusters.map(\.members.count).reduce(0, +)
         dots += figures.dots
         occluded += figures.occluded
         perFrame.append(figures.cards + record.clusters.count)
-    }
-
-    /// What one camera-view frame shows of its POIs — single cards drawn, dots, POIs in view
-    /// behind buildings (occluded with the anchor on the image) — from its annotations'
-    /// `visible`, `marker`, `occluded` and `anchor`: the one rule for the run's summary and the
-    /// report (which reads them back from frames.jsonl).
-    public static func figures(_ annotations: some Sequence<(visible: Bool, marker: LabelMarker?, occluded: Bool?, anchor: Point2?)>,
-                               camera: CameraIntrinsics) -> (cards: Int, dots: Int, occluded: Int) {
-        var cards = 0, dots = 0, occluded = 0
-        for a in annotations {
-            if a.visible { cards += 1 }
-            if a.marker == .dot { dots += 1 }
-            if a.occluded == true, let anchor = a.anchor, camera.isOnImage(anchor) { occluded += 1 }
-        }
-        return (cards, dots, occluded)
     }
 
     /// "occlusion: 12,345 sight lines in 21 ms, 0.05 ms a frame; drawing 24.1 ms a frame" (`--stats`).

@@ -1,10 +1,3 @@
-extension ReportPage {
-    /// The page's script: reads the data, draws the map and the plots once (SVG paths built a
-    /// single time, up to ~10,000 frames), then on each frame change only moves the cursors and
-    /// the position marker and swaps the image. Hooks for the browser test on <html>:
-    /// data-ready, data-frame, data-frame-rect ("x,y,w,h" of the displayed picture),
-    /// data-missing (frame images that failed to load) and data-errors (set in the page's head).
-    static let script = #"""
 (function () {
 'use strict';
 
@@ -865,5 +858,3 @@ layout();
 const start = fromHash();
 select(start >= 0 ? start : 0);
 })();
-"""#
-}

@@ -1,7 +1,7 @@
 import Evaluation
 import Foundation
+import Manifest
 import POIARCore
-import Projection
 
 /// `poiar report OUT_DIR` and `replay --report`: one self-contained `report.html` beside a
 /// replay's frames (`ReportPage`: inline CSS, JavaScript and SVG, no network; the frames
@@ -39,20 +39,8 @@ public enum ReplayReport {
             throw InputError(file: dir.path, "no frames.jsonl: not the folder of a finished replay (shards: run poiar merge first)")
         }
         var data = ReportData()
-        var lineNumber = 0
-        let text: String
-        do { text = try String(contentsOf: manifest, encoding: .utf8) } catch {
-            throw InputError(file: manifest.path, "cannot read: \(error.localizedDescription)")
-        }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            guard !line.isEmpty else { continue }
-            do {
-                try data.add(line: line)
-            } catch let error as ReportData.FieldError {
-                throw InputError(file: manifest.path, line: lineNumber, field: error.field, error.message)
-            }
-        }
+        let reader = try ManifestReader(url: manifest)
+        while let frame = try reader.nextFrame() { data.add(frame) }
         guard !data.frames.isEmpty else { throw InputError(file: manifest.path, "no frames: nothing to report") }
         var errors: ReportData.TruthErrors?
         if let truth { errors = data.truthErrors(truth.series, file: truth.file) }
@@ -88,63 +76,31 @@ struct ReportData {
         var headingRMSE: Double?
         var inclinationRMSE: Double?
     }
-    struct FieldError: Error {
-        var field: String
-        var message: String
-    }
-
     var frames: [Frame] = []
     var pois: [String: POIEntry] = [:]
     var poiOrder: [String] = []
     var width = 0, height = 0
 
-    mutating func add(line: Substring) throws {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-            throw FieldError(field: "frame", message: "not a JSON object")
-        }
-        func number(_ o: [String: Any]?, _ key: String, _ path: String) throws -> Double {
-            guard let v = o?[key] as? Double else { throw FieldError(field: path, message: "expected a number") }
-            return v
-        }
-        guard let index = object["frame"] as? Int else { throw FieldError(field: "frame", message: "expected the frame number") }
-        guard let image = object["image"] as? String else { throw FieldError(field: "image", message: "expected the image's file name") }
-        let location = object["location"] as? [String: Any]
-        let pose = object["pose"] as? [String: Any]
-        let cameraObject = object["camera"] as? [String: Any]
-        let camera = CameraIntrinsics(width: Int(try number(cameraObject, "width", "camera.width")),
-                                      height: Int(try number(cameraObject, "height", "camera.height")),
-                                      fx: try number(cameraObject, "fx", "camera.fx"), fy: try number(cameraObject, "fy", "camera.fy"),
-                                      cx: try number(cameraObject, "cx", "camera.cx"), cy: try number(cameraObject, "cy", "camera.cy"))
+    mutating func add(_ frame: ManifestFrame) {
+        let camera = frame.camera.intrinsics
         if frames.isEmpty { width = camera.width; height = camera.height }
-        let q = (pose?["q"] as? [Double]).flatMap { $0.count == 4 ? Quaternion(w: $0[0], x: $0[1], y: $0[2], z: $0[3]) : nil }
-        let isMap = object["view"] as? String == "map"
-        guard let annotations = object["annotations"] as? [[String: Any]] else {
-            throw FieldError(field: "annotations", message: "expected an array")
-        }
         var labels: [String] = []
-        var marks: [(visible: Bool, marker: LabelMarker?, occluded: Bool?, anchor: Point2?)] = []
-        for a in annotations {
-            guard let id = a["id"] as? String, let name = a["name"] as? String, let category = a["category"] as? String,
-                  let lat = a["lat"] as? Double, let lon = a["lon"] as? Double else {
-                throw FieldError(field: "annotations", message: "expected id, name, category, lat and lon on every annotation")
+        for a in frame.annotations {
+            let label = POI.labelText(name: a.name, category: a.category)
+            if pois[a.id] == nil {
+                pois[a.id] = POIEntry(name: label, category: a.category, latitude: a.lat, longitude: a.lon, shown: false)
+                poiOrder.append(a.id)
             }
-            let visible = a["visible"] as? Bool == true
-            if pois[id] == nil {
-                pois[id] = POIEntry(name: POI.labelText(name: name, category: category), category: category, latitude: lat, longitude: lon, shown: false)
-                poiOrder.append(id)
-            }
-            guard !isMap else { continue }  // a map frame draws no cards (as the run's labels: line counts)
-            if visible { labels.append(POI.labelText(name: name, category: category)); pois[id]!.shown = true }
-            let anchor = (a["anchor_x"] as? Double).flatMap { x in (a["anchor_y"] as? Double).map { Point2(x, $0) } }
-            marks.append((visible, (a["marker"] as? String).flatMap(LabelMarker.init(rawValue:)), a["occluded"] as? Bool, anchor))
+            // A map frame draws no cards (as the run's labels: line counts).
+            if a.visible && !frame.isMapView { labels.append(label); pois[a.id]!.shown = true }
         }
-        let figures = LabelCounts.figures(marks, camera: camera)
-        let clusters = isMap ? 0 : (object["clusters"] as? [Any])?.count ?? 0
-        frames.append(Frame(index: index, time: try number(object, "time", "time"), image: image,
-                            latitude: try number(location, "lat", "location.lat"), longitude: try number(location, "lon", "location.lon"),
-                            accuracy: location?["accuracy"] as? Double, orientation: q,
-                            heading: pose?["heading"] as? Double, pitch: pose?["pitch"] as? Double, roll: pose?["roll"] as? Double,
-                            facing: pose?["facing"] as? Double, isMap: isMap,
+        let marks = frame.isMapView ? [] : frame.annotations.map { ($0.visible, $0.marker, $0.occluded, $0.anchor) }
+        let figures = LabelFigures.of(marks, camera: camera)
+        let clusters = frame.isMapView ? 0 : frame.clusters?.count ?? 0
+        frames.append(Frame(index: frame.frame, time: frame.time, image: frame.image,
+                            latitude: frame.location.lat, longitude: frame.location.lon, accuracy: frame.location.accuracy,
+                            orientation: frame.pose.orientation, heading: frame.pose.heading, pitch: frame.pose.pitch,
+                            roll: frame.pose.roll, facing: frame.pose.facing, isMap: frame.isMapView,
                             drawn: figures.cards + clusters, occluded: figures.occluded, dots: figures.dots, clusters: clusters,
                             labels: labels))
     }
