@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .library(name: "POIAR", targets: [
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "Recordings", "Replay", "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks", "Manifest", "Report",
+            "Recordings", "Frames", "Replay", "Simulation", "Evaluation", "MCAP", "Export", "Maps", "Benchmarks", "Manifest", "Report",
         ]),
         .executable(name: "poiar", targets: ["poiar"]),
     ],
@@ -79,8 +79,13 @@ let package = Package(
         .target(name: "Benchmarks", dependencies: ["POIARCore", "SensorLog", "Recordings", "Fusion", "Footage", "Rendering"]),
         // frames.jsonl, the frame manifest, as a type: its one writer and its one reader.
         .target(name: "Manifest", dependencies: ["POIARCore", "Projection"]),
+        // The one per-frame path (`FramePipeline`): the camera settled, a frame annotated into its
+        // record (the manifest line), and drawn (cards, HUD, arrows, the flat-phone map).
+        .target(name: "Frames", dependencies: [
+            "POIARCore", "Geodesy", "SensorLog", "POIStore", "Projection", "Rendering", "Recordings", "Manifest", "Maps",
+        ]),
         .target(name: "Replay", dependencies: [
-            "Recordings",
+            "Recordings", "Frames",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
             "Evaluation", "Export", "Maps", "Manifest",
         ]),
@@ -90,7 +95,7 @@ let package = Package(
                 resources: [.embedInCode("Resources/report.html"), .embedInCode("Resources/report.css"),
                             .embedInCode("Resources/report.js")]),
         .executableTarget(name: "poiar", dependencies: [
-            "Replay", "Recordings", "Export", "Maps", "Benchmarks", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation",
+            "Replay", "Recordings", "Frames", "Export", "Maps", "Benchmarks", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation",
             "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -108,11 +113,11 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Replay", "Manifest"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Frames", "Replay", "Manifest"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Replay", "Manifest", "POIStore", "Rendering", "Fusion", "Footage",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Frames", "Replay", "Manifest", "POIStore", "Rendering", "Fusion", "Footage",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import Frames
 import Fusion
 import Maps
 import POIARCore
@@ -81,13 +82,5 @@ extension TrackMap {
                               margin: MapOptions(logPath: "", outputPath: "").margin,
                               coneInterval: options.overlay.mapConeInterval)
         try writePNG(try renderMap(map.drawing), to: url)
-    }
-}
-
-extension FlatPhoneMap {
-    /// The map for a replay's frame: at its time and place, its POIs on it.
-    func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
-        drawing(at: record.time, position: record.location.coordinate, places: record.annotations.map { ($0.poi, $0.distance) },
-                facing: facing, halfAngleDeg: halfAngleDeg, width: width, height: height)
     }
 }

@@ -1,5 +1,6 @@
 import Export
 import Foundation
+import Frames
 import Fusion
 import Maps
 import PhoneImport

@@ -1,5 +1,6 @@
 import Export
 import Foundation
+import Frames
 import Fusion
 import POIARCore
 import Projection
@@ -106,4 +107,13 @@ extension OverlayOptions {
     /// The radar's radius, metres: `--radar-range`, else as far as labels reach
     /// (`--max-distance`), else the search radius (`replay` and `project` alike).
     public func radarRange(maxDistance: Double?, radius: Double) -> Double { radarRange ?? maxDistance ?? radius }
+}
+
+extension FrameOverlay {
+    /// The overlay a replay with `options` draws: its HUD parts and second line, the radar
+    /// reaching as far as labels do (`--max-distance`, else `--radius`).
+    public init(options: ReplayOptions, startUTC: Date?) {
+        self.init(hud: options.overlay.hud, startUTC: startUTC,
+                  radarRange: options.overlay.radarRange(maxDistance: options.layout.maxDistance, radius: options.radius))
+    }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Frames
 import POIARCore
 import Rendering
 import Replay

@@ -1,8 +1,9 @@
 import Foundation
-import Testing
 import Geodesy
 import POIARCore
 import Projection
+import Testing
+@testable import Frames
 @testable import Replay
 
 /// Every label 120 × 40 px.

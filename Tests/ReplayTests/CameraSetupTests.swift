@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import POIARCore
+import Testing
+@testable import Frames
 @testable import Replay
 
 @Suite struct CameraSetupTests {

@@ -1,9 +1,10 @@
 import Foundation
-import Testing
 import Geodesy
 import POIARCore
 import Projection
 import Rendering
+import Testing
+@testable import Frames
 @testable import Replay
 
 /// Labels true to the world, through the frame path (`FrameAnnotator.labels` → the record →

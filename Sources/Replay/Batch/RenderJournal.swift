@@ -1,4 +1,5 @@
 import Foundation
+import Frames
 import POIARCore
 
 /// The render journal: a hidden file in the output folder with one line per frame written,

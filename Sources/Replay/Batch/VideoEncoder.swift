@@ -1,5 +1,6 @@
 import Footage
 import Foundation
+import Frames
 import POIARCore
 import Rendering
 

@@ -1,5 +1,6 @@
 import Footage
 import Foundation
+import Frames
 import PhoneImport
 import POIARCore
 import Recordings

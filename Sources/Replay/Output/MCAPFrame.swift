@@ -1,4 +1,5 @@
 import Export
+import Frames
 import POIARCore
 
 extension FrameRecord {

@@ -1,4 +1,5 @@
 import Foundation
+import Frames
 import POIARCore
 import POIStore
 import Projection

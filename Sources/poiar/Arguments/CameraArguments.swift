@@ -1,4 +1,5 @@
 import ArgumentParser
+import Frames
 import Replay
 
 /// `--hfov` and `--camera`: the camera of a log's frames, when the log does not say or says

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Frames
 import POIStore
 import Projection
 import Recordings

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Export
 import Foundation
+import Frames
 import POIARCore
 import Projection
 import Recordings

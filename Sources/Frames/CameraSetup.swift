@@ -64,12 +64,12 @@ public struct CameraSetup: Sendable {
 
     /// How the phone was held over `frames`, when the camera is to be taken from it (neither
     /// the options nor the log give one); nil otherwise.
-    func holding(metadata: LogMetadata, frames: [FrameEvent]) -> PhoneHolding? {
+    public func holding(metadata: LogMetadata, frames: [FrameEvent]) -> PhoneHolding? {
         isUnspecified(metadata: metadata) ? PhoneHolding.estimate(frames.lazy.map(\.pose)) : nil
     }
 
     /// The notice saying which camera was assumed for a recording held as `holding`.
-    static func assumed(_ camera: CameraIntrinsics, holding: PhoneHolding) -> String {
+    public static func assumed(_ camera: CameraIntrinsics, holding: PhoneHolding) -> String {
         String(format: "camera: none given; a phone's main camera (%.0f° across the long side) held %@, %d×%d",
                PhoneCamera.longSideFOVDeg, holding.description, camera.width, camera.height)
     }
@@ -86,7 +86,7 @@ public struct CameraSetup: Sendable {
     }
 
     /// A camera for the output: scaled to `--size` when given.
-    func sized(_ c: CameraIntrinsics) -> CameraIntrinsics {
+    public func sized(_ c: CameraIntrinsics) -> CameraIntrinsics {
         guard let size else { return c }
         return c.scaled(toWidth: size.width, height: size.height)
     }

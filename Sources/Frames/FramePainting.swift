@@ -1,4 +1,5 @@
 import Foundation
+import Maps
 import POIARCore
 import Projection
 import Rendering
@@ -46,18 +47,9 @@ func paintFrame(_ record: FrameRecord, overlay: FrameOverlay, style: CardStyle,
     return cameraView.map { $0.crossFade(to: map, fraction: fraction) } ?? map
 }
 
-extension FrameOverlay {
-    /// The overlay a replay with `options` draws: its HUD parts and second line, the radar
-    /// reaching as far as labels do (`--max-distance`, else `--radius`).
-    public init(options: ReplayOptions, startUTC: Date?) {
-        self.init(hud: options.overlay.hud, startUTC: startUTC,
-                  radarRange: options.overlay.radarRange(maxDistance: options.layout.maxDistance, radius: options.radius))
-    }
-}
-
 /// Sky and ground split at the horizon implied by the pose: the image of the horizontal plane
 /// through the camera, h(u, v) = 0 with h from `CameraProjection.horizonValue`.
-func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackground {
+public func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackground {
     let projection = CameraProjection(camera: camera, pose: pose)
     // h is linear in (u, v): h = a·u + b·v + c.
     let c = projection.horizonValue(at: Point2(0, 0))
@@ -77,4 +69,12 @@ func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBackgroun
     let norm = (a * a + b * b).squareRoot()
     let sky = Point2(p1.x + a / norm, p1.y + b / norm)
     return .synthetic(horizon: p1, p2, skyPoint: sky)
+}
+
+extension FlatPhoneMap {
+    /// The map for a replay's frame: at its time and place, its POIs on it.
+    func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+        drawing(at: record.time, position: record.location.coordinate, places: record.annotations.map { ($0.poi, $0.distance) },
+                facing: facing, halfAngleDeg: halfAngleDeg, width: width, height: height)
+    }
 }

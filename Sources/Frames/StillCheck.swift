@@ -4,11 +4,11 @@ import Recordings
 import Rendering
 
 /// The check of every still a replay will draw over, made before anything is written.
-enum StillCheck {
+public enum StillCheck {
     /// Probes each distinct still once (`probeStill`: format, header, pixel budget, whole
     /// file); the first bad one, in frame order, is an `InputError` naming the still and the
     /// log line that asked for it. Returns the first still's upright size (nil: no stills).
-    static func checkAll(_ urls: [URL?], frames: [FrameEvent], logPath: String, maxPixels: Int) throws -> (width: Int, height: Int)? {
+    public static func checkAll(_ urls: [URL?], frames: [FrameEvent], logPath: String, maxPixels: Int) throws -> (width: Int, height: Int)? {
         var seen = Set<String>()
         var first: (width: Int, height: Int)?
         for (i, url) in urls.enumerated() {
@@ -24,7 +24,7 @@ enum StillCheck {
     }
 
     /// `e` with "(still of LOG:LINE)" added to its message.
-    static func attributed(_ e: InputError, logPath: String, line: Int?) -> InputError {
+    public static func attributed(_ e: InputError, logPath: String, line: Int?) -> InputError {
         InputError(file: e.location.file, line: e.location.line, field: e.location.field,
                    e.message + " (still of \(logPath):\(line.map(String.init) ?? "?"))")
     }
