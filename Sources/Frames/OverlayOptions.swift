@@ -115,12 +115,15 @@ public struct FrameOverlay: Sendable {
         self.clock = clock
     }
 
-    /// The areas of a `width` × `height` frame (drawn at `scale`) that the HUD's parts take,
-    /// with a small margin: cards and edge arrows keep out of them.
+    /// The areas of a `width` × `height` frame (drawn at `scale`) that cards and edge arrows keep
+    /// out of: those of the frame's layers (the HUD's parts, with a small margin). Where a part
+    /// sits depends only on whether it is on, so blank parts stand in for a frame's.
     func keepOut(width: Int, height: Int, scale: Double) throws -> [Rect] {
-        guard !hud.isEmpty else { return [] }
-        return try HUDLayout(width: width, height: height, compass: hud.contains(.compass), status: hud.contains(.gps),
-                             radar: hud.contains(.radar), scale: scale).reservedAreas(margin: HUDDesign.clearance * scale)
+        let blank = HUDDrawing(compass: hud.contains(.compass) ? CompassTapeDrawing(heading: 0, fx: 1, cx: 0) : nil,
+                               status: hud.contains(.gps) ? StatusDrawing(accuracy: nil, time: "") : nil,
+                               radar: hud.contains(.radar) ? RadarDrawing(heading: 0, halfFieldOfView: 0, range: radarRange, blips: []) : nil)
+        return try FrameDrawing(width: width, height: height, background: .synthetic(horizon: nil, skyAbove: true), cards: [],
+                                hud: blank).keepOut(scale: scale)
     }
 
     /// The HUD of one frame; nil when no part is on.

@@ -5,7 +5,8 @@ import POIARCore
 ///
 /// Each frame gets its own surface and context, so frames render in parallel without
 /// sharing any mutable Cairo state (fonts are shared, and Cairo locks those itself).
-final class CairoCanvas {
+/// Public so that `FrameLayer` can name it; layers draw with it inside this module.
+public final class CairoCanvas {
     let surface: OpaquePointer
     let context: OpaquePointer
     let width: Int

@@ -84,13 +84,16 @@ public struct FrameDrawing: Sendable {
     public var attribution: String?
     /// Arrows at the edges toward POIs outside the view, drawn over the cards.
     public var indicators: [IndicatorDrawing]
-    /// Compass tape, GPS status and radar, drawn over everything but the attribution.
+    /// Compass tape and GPS status, drawn under everything; the radar, over the edge arrows.
     public var hud: HUDDrawing?
+    /// Further layers (a new overlay), drawn by their depth among the ones above (`layers`).
+    public var overlays: [any FrameLayer]
 
     public init(width: Int, height: Int, background: FrameBackground,
                 cards: [CardDrawing], markers: [MarkerDrawing] = [], attribution: String? = nil,
-                indicators: [IndicatorDrawing] = [], hud: HUDDrawing? = nil) {
+                indicators: [IndicatorDrawing] = [], hud: HUDDrawing? = nil, overlays: [any FrameLayer] = []) {
         self.width = width; self.height = height; self.background = background
         self.cards = cards; self.markers = markers; self.attribution = attribution; self.indicators = indicators; self.hud = hud
+        self.overlays = overlays
     }
 }

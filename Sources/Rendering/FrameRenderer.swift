@@ -1,10 +1,10 @@
 import CCairo
 import POIARCore
 
-/// Draws one output frame, bottom to top: the background (still or synthetic sky and
-/// ground), the HUD's compass tape and GPS status, every leader line and anchor dot, the
-/// cards in the order given, the off-screen arrows, the radar, and the attribution. The
-/// result is opaque.
+/// Draws one output frame: the background (still or synthetic sky and ground), then the
+/// frame's layers bottom to top (`FrameDrawing.layers`: the HUD's compass tape and GPS status,
+/// the markers, every leader line, the cards in the order given, the edge arrows, the radar,
+/// the attribution, and any further overlays by their depth). The result is opaque.
 ///
 /// Thread safety: safe to call from many threads at once, with the same or different
 /// `CardStyle`s (each call draws on its own Cairo surface).
@@ -19,30 +19,8 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     case let .synthetic(horizon, skyAbove):
         drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, style: style, on: canvas)
     }
-    // The compass tape and GPS status under the cards: a card is never hidden by the HUD.
-    if let hud = frame.hud {
-        try drawHUD(HUDDrawing(compass: hud.compass, status: hud.status), style: style, on: canvas)
-    }
-    for marker in frame.markers {
-        drawMarker(marker, style: style, on: canvas)
-    }
-    // Every leader line first, so no line ever crosses a card's text, however high the
-    // stack; then the cards, farthest first. A fading card is drawn into a group and painted
-    // with its opacity, so its layers do not show through each other.
-    for card in frame.cards {
-        withOpacity(card.opacity, on: canvas) { drawLeader(card, style: style, on: canvas) }
-    }
-    for card in frame.cards {
-        withOpacity(card.opacity, on: canvas) { drawCard(card, style: style.sized(card.sizeFactor), on: canvas) }
-    }
-    for indicator in frame.indicators {
-        drawIndicator(indicator, style: style, on: canvas)
-    }
-    if let radar = frame.hud?.radar {
-        try drawHUD(HUDDrawing(radar: radar), style: style, on: canvas)
-    }
-    if let attribution = frame.attribution, !attribution.isEmpty {
-        drawAttribution(attribution, style: style, on: canvas)
+    for layer in frame.layers {
+        try layer.draw(on: canvas, style: style)
     }
     return try canvas.image()
 }
@@ -174,7 +152,40 @@ enum MarkerPalette {
     static let dimOpacity = 0.6, dimRadius = 4.5
 }
 
-/// A marker without a card: a dot in the category colour ringed in white, or a dim grey one.
+/// POIs in view without a card, each a dot in the category colour ringed in white, or a dim grey one.
+struct MarkersLayer: FrameLayer {
+    var markers: [MarkerDrawing]
+    var depth: LayerDepth { .markers }
+    func draw(on canvas: CairoCanvas, style: CardStyle) {
+        for marker in markers { drawMarker(marker, style: style, on: canvas) }
+    }
+}
+
+/// The cards' leader lines and anchor dots, all under all the cards (`CardsLayer`), so no line
+/// ever crosses a card's text, however high the stack. A fading card's leader is drawn into a
+/// group and painted with its opacity, so its strokes do not show through each other.
+struct LeadersLayer: FrameLayer {
+    var cards: [CardDrawing]
+    var depth: LayerDepth { .leaders }
+    func draw(on canvas: CairoCanvas, style: CardStyle) {
+        for card in cards {
+            withOpacity(card.opacity, on: canvas) { drawLeader(card, style: style, on: canvas) }
+        }
+    }
+}
+
+/// The cards, in the order given (farthest first, so nearer ones cover them). A fading card is
+/// drawn into a group and painted with its opacity, so its layers do not show through each other.
+struct CardsLayer: FrameLayer {
+    var cards: [CardDrawing]
+    var depth: LayerDepth { .cards }
+    func draw(on canvas: CairoCanvas, style: CardStyle) {
+        for card in cards {
+            withOpacity(card.opacity, on: canvas) { drawCard(card, style: style.sized(card.sizeFactor), on: canvas) }
+        }
+    }
+}
+
 private func drawMarker(_ marker: MarkerDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
@@ -278,6 +289,12 @@ private func drawCard(_ card: CardDrawing, style: CardStyle, on canvas: CairoCan
 // MARK: - Attribution
 
 /// Data-source credit, small, in the bottom-right corner on a translucent white tab.
+struct AttributionLayer: FrameLayer {
+    var text: String
+    var depth: LayerDepth { .attribution }
+    func draw(on canvas: CairoCanvas, style: CardStyle) { drawAttribution(text, style: style, on: canvas) }
+}
+
 private func drawAttribution(_ text: String, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale

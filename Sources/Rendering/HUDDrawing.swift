@@ -175,6 +175,34 @@ func drawHUD(_ hud: HUDDrawing, style: CardStyle, on canvas: CairoCanvas) throws
     if let radar = hud.radar { drawRadar(radar, fonts: fonts, scale: style.scale, on: canvas) }
 }
 
+/// The compass tape and the GPS status, under everything else: a card is never hidden by
+/// them, and cards and edge arrows keep out of their areas.
+struct HUDTapeLayer: FrameLayer {
+    var compass: CompassTapeDrawing?
+    var status: StatusDrawing?
+    var depth: LayerDepth { .hudTape }
+    func keepOut(width: Int, height: Int, scale: Double) throws -> [Rect] {
+        try HUDLayout(width: width, height: height, compass: compass != nil, status: status != nil, radar: false, scale: scale)
+            .reservedAreas(margin: HUDDesign.clearance * scale)
+    }
+    func draw(on canvas: CairoCanvas, style: CardStyle) throws {
+        try drawHUD(HUDDrawing(compass: compass, status: status), style: style, on: canvas)
+    }
+}
+
+/// The radar, bottom left, over the edge arrows; cards and edge arrows keep out of its square.
+struct RadarLayer: FrameLayer {
+    var radar: RadarDrawing
+    var depth: LayerDepth { .radar }
+    func keepOut(width: Int, height: Int, scale: Double) throws -> [Rect] {
+        try HUDLayout(width: width, height: height, compass: false, status: false, radar: true, scale: scale)
+            .reservedAreas(margin: HUDDesign.clearance * scale)
+    }
+    func draw(on canvas: CairoCanvas, style: CardStyle) throws {
+        try drawHUD(HUDDrawing(radar: radar), style: style, on: canvas)
+    }
+}
+
 /// Fonts of the HUD at one scale (DejaVu Sans; bold for the heading and cardinal points).
 struct HUDFonts {
     let tape: ScaledFont

@@ -77,6 +77,15 @@ struct IndicatorGeometry {
     }
 }
 
+/// Arrows at the edges toward POIs outside the view, over the cards.
+struct EdgeArrowsLayer: FrameLayer {
+    var indicators: [IndicatorDrawing]
+    var depth: LayerDepth { .edgeArrows }
+    func draw(on canvas: CairoCanvas, style: CardStyle) {
+        for indicator in indicators { drawIndicator(indicator, style: style, on: canvas) }
+    }
+}
+
 func drawIndicator(_ indicator: IndicatorDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
