@@ -70,7 +70,10 @@ let package = Package(
         .target(name: "MCAP", dependencies: ["POIARCore", "CZlib"]),
         // One recording opened once: its first reading, north resolved once, the fusion pass
         // (offline or causal), the GPS track, the heading of a recording without a magnetometer.
-        .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "Projection"]),
+        .target(name: "Recordings", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "Footage", "Fusion", "Projection"],
+                // As SensorLog's: every sample of a pass goes through the reading's state in a
+                // class (`PrefixedReading`, the read-ahead), where exclusivity checks cost.
+                swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]),
         // `--mcap`: a recording and its frames as an MCAP file in Foxglove's schemas.
         .target(name: "Export", dependencies: ["POIARCore", "Geodesy", "SensorLog", "PhoneImport", "MCAP", "Rendering"]),
         // `poiar map` and the flat-phone map: a track, its view cones and POIs over an OSM base map.

@@ -30,7 +30,6 @@ public final class Recording {
     private var firstIsWhole = true
     /// Records the first reading gave while looking ahead, not yet handed to a pass.
     private var ahead: [LogRecord] = []
-    private var aheadIndex = 0
     /// Notices the first reading gave while looking ahead: said when a pass starts, where the
     /// reading's notices belong.
     private var heldNotices: [String] = []
@@ -75,13 +74,15 @@ public final class Recording {
     /// `TrueNorth.isUsable`); nil when the recording has none. Found once.
     public func firstUsableFix() throws -> GPSFix? {
         if let firstFix { return firstFix }
+        // The first reading went to a pass already: another one looks.
+        let reading: (any LogSource)? = first == nil ? try secondReading() : nil
         var found: GPSFix?
-        while let record = try readFirst() {
-            if firstIsWhole {
-                if ahead.count - aheadIndex < Self.readAheadLimit {
+        while let record = try reading?.nextRecord() ?? readFirst() {
+            if reading == nil, firstIsWhole {
+                if ahead.count < Self.readAheadLimit {
                     ahead.append(record)
                 } else {
-                    ahead = []; aheadIndex = 0
+                    ahead = []
                     firstIsWhole = false
                 }
             }
@@ -94,8 +95,8 @@ public final class Recording {
     /// Whether the recording has no samples at all.
     public func isEmpty() throws -> Bool {
         if let whole { return whole.firstTime == nil }
-        if aheadIndex < ahead.count { return false }
-        guard firstIsWhole else { return false }  // records were read and dropped
+        if !ahead.isEmpty { return false }
+        guard firstIsWhole, first != nil else { return false }  // records were read already
         guard let record = try readFirst() else { return true }
         ahead.append(record)
         return false
@@ -115,11 +116,10 @@ public final class Recording {
             tooLong = "\(size / 1_000_000) MB, too long to hold for offline fusion"
             throw FusionPass.OfflineNotPossible(reason: tooLong!)
         }
-        let reading = firstIsWhole ? RecordStream(self) : try secondReading()
+        let reading = try takeFirstReading() ?? secondReading()
         let log = try LoadedLog.read(reading, limit: limit)
         if let overflow = log.overflow {
             tooLong = overflow
-            firstIsWhole = false
             if firstFix == nil {
                 var found = log.firstUsableFix
                 while found == nil, let record = try reading.nextRecord() {
@@ -131,8 +131,6 @@ public final class Recording {
         }
         whole = log
         firstFix = .some(log.firstUsableFix)
-        first = nil
-        firstIsWhole = false
         return log
     }
 
@@ -143,8 +141,19 @@ public final class Recording {
     /// The first reading's held notices are said through `notice` first.
     public func stream(notice: ((String) -> Void)?) throws -> any LogSource {
         releaseNotices(to: notice)
-        let reading: any LogSource = firstIsWhole ? RecordStream(self) : try secondReading()
+        let reading = try takeFirstReading() ?? secondReading()
         reading.onNotice = notice
+        return reading
+    }
+
+    /// The first reading, handed over to a pass: the records looked ahead at, then the rest;
+    /// nil when it is used up. The recording keeps none of it.
+    private func takeFirstReading() -> (any LogSource)? {
+        guard firstIsWhole, let first else { return nil }
+        let reading = PrefixedReading(prefix: ahead, rest: first, restEnded: firstEnded)
+        ahead = []
+        self.first = nil
+        firstIsWhole = false
         return reading
     }
 
@@ -170,35 +179,39 @@ public final class Recording {
         firstEnded = true
         return nil
     }
-
-    fileprivate func nextForPass() throws -> LogRecord? {
-        if aheadIndex < ahead.count {
-            let record = ahead[aheadIndex]
-            aheadIndex += 1
-            if aheadIndex == ahead.count { ahead = []; aheadIndex = 0 }
-            return record
-        }
-        return try readFirst()
-    }
 }
 
-/// A pass's view of a recording's first reading, as a `LogSource`: the records looked ahead
-/// at, then the rest.
-final class RecordStream: LogSource {
+/// A pass's reading of a recording's first reading: the records looked ahead at, then the
+/// rest of the reading, straight through.
+final class PrefixedReading: LogSource {
     let path: String
     let metadata: LogMetadata
-    /// Where the reading's notices go (the held ones first).
     var onNotice: ((String) -> Void)? {
-        get { nil }
-        set { recording.releaseNotices(to: newValue) }
+        get { rest.onNotice }
+        set { rest.onNotice = newValue }
     }
-    private unowned let recording: Recording
+    private var prefix: [LogRecord]
+    private var index = 0
+    private let rest: any LogSource
+    private var restEnded: Bool
 
-    init(_ recording: Recording) {
-        self.recording = recording
-        path = recording.path
-        metadata = recording.metadata
+    init(prefix: [LogRecord], rest: any LogSource, restEnded: Bool) {
+        path = rest.path
+        metadata = rest.metadata
+        self.prefix = prefix
+        self.rest = rest
+        self.restEnded = restEnded
     }
 
-    func nextRecord() throws -> LogRecord? { try recording.nextForPass() }
+    func nextRecord() throws -> LogRecord? {
+        if index < prefix.count {
+            index += 1
+            return prefix[index - 1]
+        }
+        if !prefix.isEmpty { prefix = []; index = 0 }
+        guard !restEnded else { return nil }
+        if let record = try rest.nextRecord() { return record }
+        restEnded = true
+        return nil
+    }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import POIARCore
+import PoiarTestSupport
+import Recordings
+import SensorLog
+import Testing
+
+/// One recording, opened once: north and the fusion pass share the first reading; a second
+/// reading happens only when asked for, and is counted.
+@Suite struct RecordingReadingsTests {
+    let walk = sampleLogs.appendingPathComponent("walk.csv").path
+    let clip = sampleLogs.appendingPathComponent("gopro-walk.mp4").path
+
+    /// The pose rows of a pass over `recording` (north from its first fix, as `pose` does).
+    func poseRows(_ recording: Recording, causal: Bool) throws -> [String] {
+        var pass = FusionPass()
+        pass.north = try TrueNorth.reference(for: recording, NorthChoice())
+        pass.causal = causal
+        var rows: [String] = []
+        pass.onPose = { t, pose in rows.append(String(format: "%.6f %.9f %.9f %.9f %.9f", t, pose.orientation.w, pose.orientation.x,
+                                                      pose.orientation.y, pose.orientation.z)) }
+        _ = try pass.run(recording)
+        return rows
+    }
+
+    @Test(arguments: [false, true]) func northAndTheFusionPassReadTheLogOnce(causal: Bool) throws {
+        let recording = try Recording(path: walk)
+        let rows = try poseRows(recording, causal: causal)
+        #expect(recording.readings == 1)
+        #expect(rows.count > 1000)
+    }
+
+    /// The records read ahead to the first fix reach the pass: the same poses as a pass that
+    /// read the log straight through from a reading of its own.
+    @Test(arguments: [false, true]) func recordsReadAheadReachThePass(causal: Bool) throws {
+        let lookedAhead = try Recording(path: walk)
+        let fix = try #require(try lookedAhead.firstUsableFix())
+        #expect(fix.time > 0, "the walk's first fix comes after its first samples")
+        let rows = try poseRows(lookedAhead, causal: causal)
+
+        let plain = try Recording(path: walk)
+        var pass = FusionPass()
+        pass.north = try TrueNorth.reference(for: plain, NorthChoice())
+        pass.causal = causal
+        var count = 0, first: Double?
+        pass.onPose = { t, _ in count += 1; if first == nil { first = t } }
+        let fused = try pass.run(plain)
+        #expect(count == rows.count)
+        #expect(first.map { String(format: "%.6f", $0) } == rows.first.map { String($0.prefix(while: { $0 != " " })) })
+        #expect(fused.track.fixes.first?.time == fix.time)
+    }
+
+    /// Records in a reading, to its end.
+    func count(_ reading: any LogSource) throws -> Int {
+        var n = 0
+        while try reading.nextRecord() != nil { n += 1 }
+        return n
+    }
+
+    @Test func aSecondReadingIsCountedAndReadsTheSameRecords() throws {
+        let recording = try Recording(path: walk)
+        let first = try count(try recording.stream(notice: nil))
+        let second = try count(try recording.secondReading())
+        #expect(recording.readings == 2)
+        #expect(first == second && first > 0)
+    }
+
+    /// A GoPro clip: its telemetry parsed once (a second reading walks the same records), and
+    /// the open file kept for its video.
+    @Test func aClipsTelemetryIsNotParsedAgain() throws {
+        let recording = try Recording(path: clip)
+        #expect(recording.kind == .clip)
+        #expect(recording.clip != nil, "the clip's file, open for its video")
+        let first = try count(try recording.stream(notice: nil))
+        let second = try count(try recording.secondReading())
+        #expect(first == second && first > 0)
+    }
+
+    @Test func aLogWithoutSamplesIsEmptyAndHasNoFix() throws {
+        let dir = try makeTempDir("recording")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let log = dir.appendingPathComponent("empty.csv")
+        try Data("# format: poiar-log/1\n\(SensorLogReader.header)\n".utf8).write(to: log)
+        let recording = try Recording(path: log.path)
+        #expect(try recording.firstUsableFix() == nil)
+        #expect(try recording.isEmpty())
+        #expect(recording.readings == 1)
+    }
+}
