@@ -67,4 +67,14 @@ public enum BaseMap {
         let (source, reader) = try POIImport.open(url)
         return try reader.readBaseMap(source)
     }
+
+    /// The map features of `url`, whose format is already known (`POIDatabase.format(ofSource:)`
+    /// once it is opened as a POI source), so the file is opened only to be parsed, and not at
+    /// all when it is no OSM data; nil `format`: a poiar database.
+    public static func read(_ url: URL, format: POISourceFormat?) throws -> [MapFeature]? {
+        // Only OSM data has streets (the other readers give none).
+        guard let format, format.isOSM,
+              let reader = POISourceReaders.all.first(where: { $0.format == format }) else { return nil }
+        return try reader.readBaseMap(try SourceStream(url: url))
+    }
 }

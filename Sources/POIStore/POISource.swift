@@ -26,6 +26,15 @@ extension POIDatabase {
     public func cachedSourceFormat() throws -> POISourceFormat? {
         try metaValue(forKey: CacheMetaKey.sourceFormat).flatMap(POISourceFormat.init(rawValue:))
     }
+
+    /// The format of `source`, this database being what `openPOISource(source)` opened: nil
+    /// when `source` is this poiar database itself (opened at its own path; a cache never is,
+    /// `cacheURL`), else the format its cache was imported from. Known without opening
+    /// `source` again.
+    public func format(ofSource source: URL) throws -> POISourceFormat? {
+        if path == source.path { return nil }
+        return try cachedSourceFormat()
+    }
 }
 
 /// Opens a POI SOURCE (contract section 4) for reading.
@@ -89,6 +98,7 @@ public func hasSQLiteHeader(_ url: URL) throws -> Bool {
         throw InputError(file: url.path, "cannot read the file")
     }
     defer { try? handle.close() }
+    SourceFileReads.record(url.path)
     return handle.readData(ofLength: sqliteHeader.count).elementsEqual(sqliteHeader)
 }
 

@@ -35,6 +35,7 @@ final class SourceStream {
         }
         if isDirectory.boolValue { throw InputError(file: file, "is a folder, expected a POI source file") }
         descriptor = open(file, O_RDONLY)
+        SourceFileReads.record(file)
         guard descriptor >= 0 else {
             throw InputError(file: file, "cannot read: \(String(cString: strerror(errno)))")
         }
@@ -173,6 +174,7 @@ final class SourceStream {
     func readAll() throws -> Data {
         if untouched, inflater == nil, let url {
             do {
+                SourceFileReads.record(file)
                 return try Data(contentsOf: url, options: .alwaysMapped)
             } catch {
                 throw InputError(file: file, "cannot read: \(error.localizedDescription)")

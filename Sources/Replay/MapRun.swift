@@ -52,7 +52,7 @@ extension TrackMap {
             recording: try Recording(path: options.logPath), poiSource: options.poiSource, buildingSource: options.buildings,
             north: NorthChoice(magnetic: options.magnetic, date: options.date, at: options.fixedPosition),
             withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice)
-        let metadata = recording.metadata, logFolder = recording.logFolder, sourcePath = recording.sourcePath
+        let metadata = recording.metadata, logFolder = recording.logFolder
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         var pass = FusionPass(fps: 1 / options.coneInterval)
         pass.causal = options.causal
@@ -65,7 +65,8 @@ extension TrackMap {
             camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath, holding: holding)
             notice(CameraSetup.assumed(camera, holding: holding))
         }
-        let baseMap = try (options.baseMapPath ?? sourcePath).flatMap(baseMapFeatures)
+        // `--base-map` is any file (its format told from its start); the POI source's is known.
+        let baseMap = try options.baseMapPath.map(baseMapFeatures) ?? recording.baseMap.features()
         let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: recording.database,
                               categories: options.categories, language: options.language, baseMap: baseMap, camera: camera,
                               longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
@@ -74,10 +75,10 @@ extension TrackMap {
     }
 
     /// `replay --map`: the map of an already fused replay, beside its frames.
-    static func write(fused: FusionResult, db: POIDatabase?, sourcePath: String?, camera: CameraIntrinsics,
+    static func write(fused: FusionResult, db: POIDatabase?, baseMap: [MapFeature]?, camera: CameraIntrinsics,
                       options: ReplayOptions, to url: URL) throws {
         let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: db,
-                              categories: options.categories, language: options.language, baseMap: try sourcePath.flatMap(baseMapFeatures), camera: camera,
+                              categories: options.categories, language: options.language, baseMap: baseMap, camera: camera,
                               longestSide: MapOptions(logPath: "", outputPath: "").longestSide,
                               margin: MapOptions(logPath: "", outputPath: "").margin,
                               coneInterval: options.overlay.mapConeInterval)

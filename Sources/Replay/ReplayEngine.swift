@@ -75,6 +75,7 @@ public final class ReplayEngine {
         var logFolder: URL { recording.logFolder }
         var sourcePath: String? { recording.sourcePath }
         var database: POIDatabase? { recording.database }
+        var baseMap: SourceBaseMap { recording.baseMap }
         var buildings: BuildingSource? { recording.buildings }
         var north: NorthReference { recording.north }
         /// `--mcap FILE`: the recording, its poses and its frames for Foxglove.
@@ -180,7 +181,7 @@ public final class ReplayEngine {
         camera = options.batch.scaled(camera)
         var overlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
         if options.flatMap {
-            overlay.flatMap = FlatPhoneMap(baseMap: try prepared.sourcePath.flatMap(TrackMap.baseMapFeatures), track: fused.track)
+            overlay.flatMap = FlatPhoneMap(baseMap: try prepared.baseMap.features(), track: fused.track)
         }
         let pois = prepared.database.map {
             POIQuery(database: $0, radius: options.radius, categories: options.categories, language: options.language)
@@ -307,7 +308,7 @@ public final class ReplayEngine {
         }
         // The map (--map) before the manifest, whose presence means everything is written.
         if options.overlay.map {
-            try TrackMap.write(fused: fused, db: prepared.database, sourcePath: prepared.sourcePath, camera: camera,
+            try TrackMap.write(fused: fused, db: prepared.database, baseMap: try prepared.baseMap.features(), camera: camera,
                                options: options, to: outDir.appendingPathComponent("map.png"))
         }
         let mcap = try prepared.mcap?.finish()

@@ -20,6 +20,8 @@ struct PreparedRecording {
     /// The POI source's path; nil: none.
     let sourcePath: String?
     let database: POIDatabase?
+    /// The POI source's streets and buildings, read on first need.
+    let baseMap: SourceBaseMap
     /// The building footprints for line of sight; nil: none.
     let buildings: BuildingSource?
     let north: NorthReference
@@ -45,6 +47,7 @@ struct PreparedRecording {
         database = try sourcePath.map { path in
             try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
         }
+        baseMap = try SourceBaseMap(path: sourcePath, database: database)
         buildings = try BuildingSource.open(option: buildingSource, poiSourcePath: sourcePath, poiDatabase: database,
                                             without: withoutBuildings, notice: notice)
         north = try TrueNorth.reference(for: recording, choice)
