@@ -53,17 +53,29 @@ public struct JSONWriter: Sendable {
         // Most strings need no escape: copied whole (a POI import quotes every tag).
         if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + s + "\"" }
         var out = "\""
-        for u in s.unicodeScalars {
+        out += s.escaped { u in
             switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
+            case "\"": return "\\\""
+            case "\\": return "\\\\"
+            case "\n": return "\\n"
+            case "\r": return "\\r"
+            case "\t": return "\\t"
+            default: return u.value < 0x20 ? String(format: "\\u%04x", u.value) : nil
             }
         }
         return out + "\""
+    }
+}
+
+extension String {
+    /// The text with each scalar `replacement` gives text for replaced by it, the others kept:
+    /// the one escaping loop of JSON strings (`JSONWriter.quote`) and HTML (the report page).
+    public func escaped(_ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if let text = replacement(scalar) { out += text } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
     }
 }

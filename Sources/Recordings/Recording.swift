@@ -77,6 +77,7 @@ public final class Recording {
         // The first reading went to a pass already: another one looks.
         let reading: (any LogSource)? = first == nil ? try secondReading() : nil
         var found: GPSFix?
+        if reading == nil, first != nil, ahead.isEmpty { ahead.reserveCapacity(1 << 12) }
         while let record = try reading?.nextRecord() ?? readFirst() {
             if reading == nil, firstIsWhole {
                 if ahead.count < Self.readAheadLimit {
@@ -150,7 +151,8 @@ public final class Recording {
     /// nil when it is used up. The recording keeps none of it.
     private func takeFirstReading() -> (any LogSource)? {
         guard firstIsWhole, let first else { return nil }
-        let reading = PrefixedReading(prefix: ahead, rest: first, restEnded: firstEnded)
+        // Nothing looked ahead at: the reader itself, with no layer between it and the pass.
+        let reading = ahead.isEmpty && !firstEnded ? first : PrefixedReading(prefix: ahead, rest: first, restEnded: firstEnded)
         ahead = []
         self.first = nil
         firstIsWhole = false

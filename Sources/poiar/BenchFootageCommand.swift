@@ -17,16 +17,11 @@ struct BenchFootageCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Frames encoded in parallel, 1…256.", valueName: "n"))
     var jobs: Checked<Jobs> = 1
 
-    @OptionGroup var png: PNGArguments
-
-    @Option(help: ArgumentHelp("Folder for the PNGs.", valueName: "dir"))
-    var out: String
+    @OptionGroup var output: BenchOutputArguments
 
     func run() throws {
         try reportingErrors {
-            let dir = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let r = try FootageBenchmark.run(video: video, outDir: dir, jobs: jobs.value, level: png.level)
+            let r = try FootageBenchmark.run(video: video, outDir: try output.folder(), jobs: jobs.value, level: output.png.level)
             print(String(format: "bench-footage: %d frames in %.3f s (%.1f frames/s)", r.frames, r.seconds, Double(r.frames) / r.seconds))
         }
     }

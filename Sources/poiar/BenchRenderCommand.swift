@@ -19,17 +19,12 @@ struct BenchRenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Iterations; medians are reported.", valueName: "n"))
     var iterations: Checked<PositiveCount> = 30
 
-    @OptionGroup var png: PNGArguments
-
-    @Option(help: ArgumentHelp("Folder for the output files.", valueName: "dir"))
-    var out: String
+    @OptionGroup var output: BenchOutputArguments
 
     func run() throws {
         try reportingErrors {
-            let dir = URL(fileURLWithPath: out)
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             print(try RenderBenchmark.run(still: URL(fileURLWithPath: still), labels: labels.value, iterations: iterations.value,
-                                          level: png.level, outDir: dir).report)
+                                          level: output.png.level, outDir: try output.folder()).report)
         }
     }
 }
