@@ -75,20 +75,21 @@ public final class Recording {
     public func firstUsableFix() throws -> GPSFix? {
         if let firstFix { return firstFix }
         // The first reading went to a pass already: another one looks.
-        let reading: (any LogSource)? = first == nil ? try secondReading() : nil
+        let other: (any LogSource)? = first == nil ? try secondReading() : nil
         var found: GPSFix?
-        if reading == nil, first != nil, ahead.isEmpty { ahead.reserveCapacity(1 << 12) }
-        while let record = try reading?.nextRecord() ?? readFirst() {
-            if reading == nil, firstIsWhole {
+        while let record = try other.map({ try $0.nextRecord() }) ?? readFirst() {
+            if other == nil, firstIsWhole {
                 if ahead.count < Self.readAheadLimit {
                     ahead.append(record)
                 } else {
+                    // Too far ahead to keep: a pass reads the recording again.
                     ahead = []
                     firstIsWhole = false
                 }
             }
             if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { found = fix; break }
         }
+        if !firstIsWhole { first = nil }  // nothing more will be read from it
         firstFix = .some(found)
         return found
     }

@@ -11,21 +11,22 @@ import Testing
     let walk = sampleLogs.appendingPathComponent("walk.csv").path
     let clip = sampleLogs.appendingPathComponent("gopro-walk.mp4").path
 
-    /// The pose rows of a pass over `recording` (north from its first fix, as `pose` does).
-    func poseRows(_ recording: Recording, causal: Bool) throws -> [String] {
+    /// The pose rows of a pass over `recording` (north from `northOf`'s first fix, as `pose`
+    /// does), and what the pass returned.
+    func poseRows(_ recording: Recording, causal: Bool, northOf: Recording? = nil) throws -> (rows: [String], fused: FusionResult) {
         var pass = FusionPass()
-        pass.north = try TrueNorth.reference(for: recording, NorthChoice())
+        pass.north = try TrueNorth.reference(for: northOf ?? recording, NorthChoice())
         pass.causal = causal
         var rows: [String] = []
         pass.onPose = { t, pose in rows.append(String(format: "%.6f %.9f %.9f %.9f %.9f", t, pose.orientation.w, pose.orientation.x,
                                                       pose.orientation.y, pose.orientation.z)) }
-        _ = try pass.run(recording)
-        return rows
+        let fused = try pass.run(recording)
+        return (rows, fused)
     }
 
     @Test(arguments: [false, true]) func northAndTheFusionPassReadTheLogOnce(causal: Bool) throws {
         let recording = try Recording(path: walk)
-        let rows = try poseRows(recording, causal: causal)
+        let rows = try poseRows(recording, causal: causal).rows
         #expect(recording.readings == 1)
         #expect(rows.count > 1000)
     }
@@ -45,18 +46,11 @@ import Testing
         let lookedAhead = try Recording(path: log.path)
         let fix = try #require(try lookedAhead.firstUsableFix())
         #expect(fix.time >= 5, "the first fix comes 5 s in, after thousands of samples")
-        let rows = try poseRows(lookedAhead, causal: causal)
+        let rows = try poseRows(lookedAhead, causal: causal).rows
         #expect(lookedAhead.readings == 1)
 
         // A pass over a recording that did not look ahead first (the same north).
-        let plain = try Recording(path: log.path)
-        var pass = FusionPass()
-        pass.north = try TrueNorth.reference(for: lookedAhead, NorthChoice())
-        pass.causal = causal
-        var plainRows: [String] = []
-        pass.onPose = { t, pose in plainRows.append(String(format: "%.6f %.9f %.9f %.9f %.9f", t, pose.orientation.w, pose.orientation.x,
-                                                           pose.orientation.y, pose.orientation.z)) }
-        let fused = try pass.run(plain)
+        let (plainRows, fused) = try poseRows(try Recording(path: log.path), causal: causal, northOf: lookedAhead)
         #expect(rows.count > 1000)
         #expect(plainRows == rows)
         #expect(fused.track.fixes.first?.time == fix.time)
