@@ -31,12 +31,7 @@ public enum FilterBenchmark {
         let reader = try recording.stream(notice: nil)
         var samples: [FilterSample] = []
         while let r = try reader.nextRecord() {
-            switch r.sample {
-            case .gyro(let t, let v): samples.append(FilterSample(.gyro, time: t, value: v))
-            case .accel(let t, let v): samples.append(FilterSample(.accel, time: t, value: v))
-            case .mag(let t, let v): samples.append(FilterSample(.mag, time: t, value: v))
-            case .gps, .frame, .orientation: break
-            }
+            if case .vector(let sensor, let t, let v) = r.sample { samples.append(FilterSample(sensor, time: t, value: v)) }
         }
         return samples
     }

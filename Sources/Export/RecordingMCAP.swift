@@ -10,9 +10,8 @@ import SensorLog
 public enum MCAPTopics {
     public static let pose = "/pose"
     public static let gps = "/gps"
-    public static let gyro = "/imu/gyro"
-    public static let accel = "/imu/accel"
-    public static let mag = "/imu/mag"
+    /// A vector sensor's raw samples: `/imu/gyro`, `/imu/accel`, `/imu/mag`…
+    public static func sensor(_ sensor: VectorSensor) -> String { "/imu/\(sensor.name)" }
     public static let image = "/camera/image"
     public static let annotations = "/camera/annotations"
     /// The local East-North-Up frame at the first GPS fix, in which poses are given.
@@ -40,6 +39,8 @@ public final class RecordingMCAP {
     private let logPath: String
     private let startNanoseconds: Int64
     private var channels: [String: UInt16] = [:]
+    /// Each vector sensor's topic, by `VectorSensor.index` (not rebuilt per sample).
+    private let sensorTopics = VectorSensor.allCases.map(MCAPTopics.sensor)
     private var poses: [(time: Double, pose: Pose)] = []
     private var nextPose = 0
     private var samples: LogSource?
@@ -130,9 +131,9 @@ public final class RecordingMCAP {
         try channel(MCAPTopics.pose, FoxgloveSchemas.poseInFrame,
                     ["description": "fused device pose: orientation device→ENU (x right, y up the screen, z out of it), position ENU m from the first GPS fix"])
         try channel(MCAPTopics.gps, FoxgloveSchemas.locationFix, ["description": "the log's GPS fixes"])
-        try channel(MCAPTopics.gyro, FoxgloveSchemas.sensorSample, ["unit": "rad/s"])
-        try channel(MCAPTopics.accel, FoxgloveSchemas.sensorSample, ["unit": "m/s^2"])
-        try channel(MCAPTopics.mag, FoxgloveSchemas.sensorSample, ["unit": "uT"])
+        for sensor in VectorSensor.allCases {
+            try channel(MCAPTopics.sensor(sensor), FoxgloveSchemas.sensorSample, ["unit": sensor.properties.asciiUnit])
+        }
         if frames {
             try channel(MCAPTopics.image, FoxgloveSchemas.compressedImage, ["description": "the rendered frames"])
             try channel(MCAPTopics.annotations, FoxgloveSchemas.imageAnnotations,
@@ -212,15 +213,9 @@ public final class RecordingMCAP {
 
     private func writeSample(_ record: LogRecord) throws {
         switch record.sample {
-        case .gyro(let t, let v):
+        case .vector(let sensor, let t, let v):
             let ns = try nanoseconds(t, line: record.line)
-            try write(MCAPTopics.gyro, ns, FoxgloveMessages.sensorSample(ns, sensor: "gyro", v))
-        case .accel(let t, let v):
-            let ns = try nanoseconds(t, line: record.line)
-            try write(MCAPTopics.accel, ns, FoxgloveMessages.sensorSample(ns, sensor: "accel", v))
-        case .mag(let t, let v):
-            let ns = try nanoseconds(t, line: record.line)
-            try write(MCAPTopics.mag, ns, FoxgloveMessages.sensorSample(ns, sensor: "mag", v))
+            try write(sensorTopics[Int(sensor.index)], ns, FoxgloveMessages.sensorSample(ns, sensor: sensor.name, v))
         case .gps(let fix):
             let ns = try nanoseconds(fix.time, line: record.line)
             try write(MCAPTopics.gps, ns, FoxgloveMessages.locationFix(ns, fix))

@@ -50,21 +50,27 @@ public struct SampleSeries: Sendable, Equatable {
 /// (what `OfflineFusion` needs). Samples whose time steps back are the reader's business: the
 /// pipeline hands them over in time order.
 public struct SensorRecording: Sendable, Equatable {
-    public var gyro = SampleSeries()
-    public var accel = SampleSeries()
-    public var mag = SampleSeries()
+    /// Each vector sensor's samples, by `VectorSensor.index`.
+    public var series = [SampleSeries](repeating: SampleSeries(), count: VectorSensor.allCases.count)
 
     public init() {}
 
-    public var sampleCount: Int { gyro.count + accel.count + mag.count }
+    public subscript(sensor: VectorSensor) -> SampleSeries {
+        get { series[Int(sensor.index)] }
+        _modify { yield &series[Int(sensor.index)] }
+        set { series[Int(sensor.index)] = newValue }
+    }
+
+    public var gyro: SampleSeries { get { self[.gyro] } _modify { yield &self[.gyro] } }
+    public var accel: SampleSeries { get { self[.accel] } _modify { yield &self[.accel] } }
+    public var mag: SampleSeries { get { self[.mag] } _modify { yield &self[.mag] } }
+
+    public var sampleCount: Int { series.reduce(0) { $0 + $1.count } }
     /// Bytes the samples take (`SampleSeries.bytesPerSample` each).
     public var sampleBytes: Int { sampleCount * SampleSeries.bytesPerSample }
 
-    public mutating func append(_ sensor: FilterSample.Sensor, time: Double, _ v: Vector3) {
-        switch sensor {
-        case .gyro: gyro.append(time: time, v)
-        case .accel: accel.append(time: time, v)
-        case .mag: mag.append(time: time, v)
-        }
+    @inline(__always)
+    public mutating func append(_ sensor: VectorSensor, time: Double, _ v: Vector3) {
+        series[Int(sensor.index)].append(time: time, v)
     }
 }

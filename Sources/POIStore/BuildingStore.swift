@@ -93,19 +93,13 @@ extension POIDatabase {
             let existing: Int64? = try find.step() ? find.int64(0) : nil
             find.reset()
             let statement = upsert.statement(existing: existing)
-            statement.bind(1, b.minHeight)
-            statement.bind(2, b.height)
-            statement.bind(3, b.heightSource.rawValue)
-            statement.bind(4, BuildingRings.encode(outer: b.outer, inner: b.inner))
+            statement.bind(b.minHeight, b.height, b.heightSource.rawValue, BuildingRings.encode(outer: b.outer, inner: b.inner))
             let rid = try upsert.run(existing: existing, id: b.id)
             if existing == nil { inserted += 1 } else { updated += 1 }
             // The outer rings bound the building (inner rings lie inside them).
             let outer = b.outer.joined()
-            box.bind(1, rid)
-            box.bind(2, outer.map(\.latitude).min()!)
-            box.bind(3, outer.map(\.latitude).max()!)
-            box.bind(4, outer.map(\.longitude).min()!)
-            box.bind(5, outer.map(\.longitude).max()!)
+            box.bind(rid, outer.map(\.latitude).min()!, outer.map(\.latitude).max()!,
+                     outer.map(\.longitude).min()!, outer.map(\.longitude).max()!)
             try box.run()
         }
         return (inserted, updated)

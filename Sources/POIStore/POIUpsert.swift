@@ -87,26 +87,15 @@ extension POIDatabase {
             }
             let statement = upsert.statement(existing: existing?.rid)
             let c = poi.coordinate
-            statement.bind(1, poi.name)
-            statement.bind(2, poi.category)
-            statement.bind(3, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","))
-            statement.bind(4, c.latitude)
-            statement.bind(5, c.longitude)
-            statement.bind(6, c.altitude)
-            statement.bind(7, poi.address)
-            statement.bind(8, poi.phone)
-            statement.bind(9, poi.website)
-            statement.bind(10, poi.openingHours)
-            statement.bind(11, TagCodec.encode(poi.tags))
-            statement.bind(12, source)
+            statement.bind(poi.name, poi.category, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","),
+                           c.latitude, c.longitude, c.altitude, poi.address, poi.phone, poi.website, poi.openingHours,
+                           TagCodec.encode(poi.tags), source)
             let rid = try upsert.run(existing: existing?.rid, id: poi.id)
             if let old = existing {
                 // Remove the old index entries (keyed by the old position and categories).
                 let oldCell = CellKey.key(latitude: old.lat, longitude: old.lon)
                 for code in old.categories.split(separator: ",").compactMap({ codes[String($0)] }) {
-                    deleteEntry.bind(1, code)
-                    deleteEntry.bind(2, oldCell)
-                    deleteEntry.bind(3, rid)
+                    deleteEntry.bind(code, oldCell, rid)
                     try deleteEntry.run()
                 }
                 updated += 1
@@ -145,12 +134,7 @@ extension POIDatabase {
         }
         let insert = try RawStatement(db, "INSERT OR REPLACE INTO poi_cell (cat, cell, rid, x, y, z) VALUES (?, ?, ?, ?, ?, ?)")
         for e in sorted {
-            insert.bind(1, e.cat)
-            insert.bind(2, e.cell)
-            insert.bind(3, e.rid)
-            insert.bind(4, e.x)
-            insert.bind(5, e.y)
-            insert.bind(6, e.z)
+            insert.bind(e.cat, e.cell, e.rid, e.x, e.y, e.z)
             try insert.run()
         }
     }

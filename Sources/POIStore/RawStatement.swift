@@ -30,6 +30,10 @@ final class RawStatement {
         sqlite3_bind_int64(handle, index, value)
     }
 
+    @inline(__always) func bindNull(_ index: Int32) {
+        sqlite3_bind_null(handle, index)
+    }
+
     @inline(__always) func bind(_ index: Int32, _ value: Double?) {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
@@ -45,6 +49,15 @@ final class RawStatement {
     @inline(__always) func bind(_ index: Int32, _ value: Data) {
         value.withUnsafeBytes { bytes in
             _ = sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// Binds `values` to the parameters 1, 2, 3… in turn (a row's columns in the statement's order).
+    @inline(__always) func bind<each V: RawBindable>(_ values: repeat each V) {
+        var index: Int32 = 1
+        for value in repeat each values {
+            value.bind(to: self, at: index)
+            index += 1
         }
     }
 
@@ -101,5 +114,28 @@ struct RowUpsert {
         insert.bind(keyIndex, id)
         try insert.run()
         return insert.lastInsertedRowID
+    }
+}
+
+/// A value `RawStatement.bind(_:)` takes in a parameter list.
+protocol RawBindable {
+    func bind(to statement: RawStatement, at index: Int32)
+}
+
+extension Int64: RawBindable {
+    @inline(__always) func bind(to statement: RawStatement, at index: Int32) { statement.bind(index, self) }
+}
+extension Double: RawBindable {
+    @inline(__always) func bind(to statement: RawStatement, at index: Int32) { statement.bind(index, self) }
+}
+extension String: RawBindable {
+    @inline(__always) func bind(to statement: RawStatement, at index: Int32) { statement.bind(index, self) }
+}
+extension Data: RawBindable {
+    @inline(__always) func bind(to statement: RawStatement, at index: Int32) { statement.bind(index, self) }
+}
+extension Optional: RawBindable where Wrapped: RawBindable {
+    @inline(__always) func bind(to statement: RawStatement, at index: Int32) {
+        if let self { self.bind(to: statement, at: index) } else { statement.bindNull(index) }
     }
 }

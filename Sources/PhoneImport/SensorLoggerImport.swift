@@ -135,7 +135,7 @@ enum SensorLoggerImport {
         var firsts: [(raw: RawTime, line: Int, display: String)] = []
         func note<V>(_ f: SensorFile<V>) throws { if let first = try f.first() { firsts.append((first.raw, first.line, f.display)) } }
         /// Uses `file` (and `more`, which `source` also reads) for `kind`, as `label` says.
-        func use(_ kind: SensorStream.Kind, _ label: String, _ file: SensorFile<Vector3>, and more: SensorFile<Vector3>? = nil,
+        func use(_ kind: VectorSensor, _ label: String, _ file: SensorFile<Vector3>, and more: SensorFile<Vector3>? = nil,
                  source: (() throws -> Timed<Vector3>?)? = nil) throws {
             try note(file)
             if let more { try note(more) }

@@ -224,17 +224,16 @@ final class SumStream {
     }
 }
 
-/// Gyro, accel or mag records from a vector source, checked for plausible units.
+/// A vector sensor's records (gyro, accel, mag…) from a vector source, checked for plausible units.
 final class SensorStream: RecordStream {
-    enum Kind: String { case gyro, accel, mag }
-    private let kind: Kind
-    var sensor: String { kind.rawValue }
+    private let kind: VectorSensor
+    var sensor: String { kind.name }
     private let source: () throws -> Timed<Vector3>?
     let display: String
     private var units = UnitPlausibility()
     private var finished = false
 
-    init(_ kind: Kind, display: String, source: @escaping () throws -> Timed<Vector3>?) {
+    init(_ kind: VectorSensor, display: String, source: @escaping () throws -> Timed<Vector3>?) {
         self.kind = kind; self.display = display; self.source = source
     }
 
@@ -245,18 +244,8 @@ final class SensorStream: RecordStream {
             try units.finish(path: display)
             return nil
         }
-        let fail = { (m: String) in InputError(file: self.display, line: s.line, field: "x", m) }
-        switch kind {
-        case .gyro:
-            try units.check(gyro: s.value, fail: fail)
-            return LogRecord(sample: .gyro(time: s.time, rate: s.value), line: s.line)
-        case .accel:
-            try units.check(accel: s.value, line: s.line, fail: fail)
-            return LogRecord(sample: .accel(time: s.time, force: s.value), line: s.line)
-        case .mag:
-            try units.check(mag: s.value, line: s.line, fail: fail)
-            return LogRecord(sample: .mag(time: s.time, field: s.value), line: s.line)
-        }
+        try units.check(kind, s.value, line: s.line) { InputError(file: self.display, line: s.line, field: "x", $0) }
+        return LogRecord(sample: .vector(kind, time: s.time, value: s.value), line: s.line)
     }
 }
 

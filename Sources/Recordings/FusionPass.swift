@@ -202,7 +202,7 @@ public struct FusionPass {
         var frames: [FrameEvent] = []
         var waiting: [FrameSlot] = []  // frames before the filter is ready
         var track = GPSTrack()
-        var gyroCount = 0, accelCount = 0, magCount = 0, gpsCount = 0, frameCount = 0, orientationCount = 0  // per sensor
+        var counter = SampleCounter()
         var firstTime: Double?, lastTime: Double?
         var hasFrameRows = false
         var nextSyntheticFrame: Double?
@@ -245,24 +245,15 @@ public struct FusionPass {
             if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
             lastTime = t
             emitSynthetic(before: t, inclusive: false)
-            switch record.sample {
-            case .gyro: gyroCount += 1
-            case .accel: accelCount += 1
-            case .mag: magCount += 1
-            case .gps: gpsCount += 1
-            case .frame: frameCount += 1
-            case .orientation: orientationCount += 1
-            }
+            counter.count(record.sample)
             let wasInitialized = filter.isInitialized
             switch record.sample {
-            case .gyro(let time, let rate):
-                filter.updateGyro(rate, time: time)
-                if let onPose, let pose = filter.pose { try onPose(time, pose) }
-                if let onFilter { try onFilter(time, filter) }
-            case .accel(let time, let force):
-                filter.updateAccel(force, time: time)
-            case .mag(let time, let field):
-                filter.updateMag(field, time: time)
+            case .vector(let sensor, let time, let value):
+                filter.update(sensor, value, time: time)
+                if sensor == .gyro {
+                    if let onPose, let pose = filter.pose { try onPose(time, pose) }
+                    if let onFilter { try onFilter(time, filter) }
+                }
             case .gps(let fix):
                 track.add(fix)
             case .frame(let time, let still):
@@ -289,16 +280,12 @@ public struct FusionPass {
         footageOutside += (footageFrames?.count ?? 0) - nextFootage
         if !waiting.isEmpty {
             throw InputError(file: reader.path, line: waiting[0].line,
-                             "cannot fuse a pose for the frames: the log has no \(accelCount == 0 ? "accel" : "usable accel") samples")
+                             "cannot fuse a pose for the frames: the log has no \(counter.counts[VectorSensor.accel.name] == nil ? "accel" : "usable accel") samples")
         }
         if headingIsAbsolute == false {
             onNotice?("heading is relative: the log has no magnetometer samples at its start (azimuth 0 = the device's facing direction at the first pose; without --causal the heading comes from the phone's orientation or the GPS course when the recording has them)")
         }
-        var counts: [String: Int] = [:]
-        for (name, n) in [("gyro", gyroCount), ("accel", accelCount), ("mag", magCount), ("gps", gpsCount), ("frame", frameCount),
-                          ("orientation", orientationCount)]
-        where n > 0 { counts[name] = n }
-        return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counts,
+        return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counter.counts,
                             firstTime: firstTime, lastTime: lastTime, headingIsAbsolute: headingIsAbsolute ?? true,
                             footageOutside: footageOutside)
     }
@@ -321,35 +308,28 @@ public struct LoadedLog {
     /// Reads `reader` to its end, or up to `limit` sensor samples (then `overflow` says so).
     static func read(_ reader: any LogSource, limit: Int) throws -> LoadedLog {
         var log = LoadedLog()
-        var gyro = 0, accel = 0, mag = 0, gps = 0, frame = 0, orientation = 0
+        var counter = SampleCounter()
         while let record = try reader.nextRecord() {
             let t = record.sample.time
             if log.firstTime == nil { log.firstTime = t }
             log.lastTime = t
+            counter.count(record.sample)
             switch record.sample {
-            case .gyro(let time, let v): log.recording.gyro.append(time: time, v); gyro += 1
-            case .accel(let time, let v): log.recording.accel.append(time: time, v); accel += 1
-            case .mag(let time, let v): log.recording.mag.append(time: time, v); mag += 1
+            case .vector(let sensor, let time, let v): log.recording.append(sensor, time: time, v)
             case .gps(let fix):
-                gps += 1
                 if log.firstUsableFix == nil && TrueNorth.isUsable(fix) { log.firstUsableFix = fix }
                 log.track.add(fix)
             case .frame(let time, let still):
-                frame += 1
                 log.frameRows.append(FrameSlot(time: time, line: record.line, still: still))
             case .orientation(let time, let attitude):
-                orientation += 1
                 log.orientations.append((time, attitude))
             }
-            if gyro + accel + mag + orientation > limit {
+            if counter.sensorSamples > limit {
                 log.overflow = "over \(limit) sensor samples, too long to hold for offline fusion"
                 return log
             }
         }
-        for (name, n) in [("gyro", gyro), ("accel", accel), ("mag", mag), ("gps", gps), ("frame", frame),
-                          ("orientation", orientation)] where n > 0 {
-            log.counts[name] = n
-        }
+        log.counts = counter.counts
         return log
     }
 
@@ -371,6 +351,34 @@ public struct LoadedLog {
             n += 1
             t = first + Double(n) / fps
         }
+        return out
+    }
+}
+
+/// How many samples of each sensor a reading met (for notices and `FusionResult.sampleCounts`).
+struct SampleCounter {
+    private var vectors = [Int](repeating: 0, count: VectorSensor.allCases.count)
+    private var gps = 0, frames = 0, orientations = 0
+
+    @inline(__always)
+    mutating func count(_ sample: SensorSample) {
+        switch sample {
+        case .vector(let sensor, _, _): vectors[Int(sensor.index)] += 1
+        case .gps: gps += 1
+        case .frame: frames += 1
+        case .orientation: orientations += 1
+        }
+    }
+
+    /// Samples a sensor gave (every vector sensor and the phone's own orientation): what offline
+    /// fusion holds in memory.
+    var sensorSamples: Int { vectors.reduce(0, +) + orientations }
+
+    /// Each sensor's count by its row name, sensors with none left out.
+    var counts: [String: Int] {
+        var out: [String: Int] = [:]
+        for sensor in VectorSensor.allCases where vectors[Int(sensor.index)] > 0 { out[sensor.name] = vectors[Int(sensor.index)] }
+        for (name, n) in [("gps", gps), ("frame", frames), ("orientation", orientations)] where n > 0 { out[name] = n }
         return out
     }
 }

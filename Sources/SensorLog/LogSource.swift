@@ -54,9 +54,7 @@ public enum SensorLogFormat {
             "\(f(t, 6)),\(name),\(f(v.x, d)),\(f(v.y, d)),\(f(v.z, d)),"
         }
         switch sample {
-        case .gyro(let t, let r): return v3(t, "gyro", r, 6)
-        case .accel(let t, let a): return v3(t, "accel", a, 6)
-        case .mag(let t, let m): return v3(t, "mag", m, 6)
+        case .vector(let sensor, let t, let v): return v3(t, sensor.name, v, 6)
         case .gps(let fix):
             let c = fix.coordinate
             return "\(f(fix.time, 6)),gps,\(f(c.latitude, 8)),\(f(c.longitude, 8)),"

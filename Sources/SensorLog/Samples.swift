@@ -3,12 +3,9 @@ import POIARCore
 
 /// One row of a poiar-log/1 file, parsed and checked.
 public enum SensorSample: Equatable, Sendable {
-    /// Angular rate about device x, y, z, rad/s.
-    case gyro(time: Double, rate: Vector3)
-    /// Specific force (gravity included), m/s².
-    case accel(time: Double, force: Vector3)
-    /// Magnetic field, µT.
-    case mag(time: Double, field: Vector3)
+    /// A vector sensor's sample (`VectorSensor`): angular rate about device x, y, z in rad/s,
+    /// specific force (gravity included) in m/s², magnetic field in µT…
+    case vector(VectorSensor, time: Double, value: Vector3)
     case gps(GPSFix)
     /// A camera frame; `still` is the image path as written in the log (relative to the log's
     /// folder), nil for a frame drawn over a synthetic background.
@@ -19,22 +16,30 @@ public enum SensorSample: Equatable, Sendable {
     /// does not use it; it is a reference (`evaluate --truth`) and a pose source.
     case orientation(time: Double, attitude: Quaternion)
 
+    public static func gyro(time: Double, rate: Vector3) -> SensorSample { .vector(.gyro, time: time, value: rate) }
+    public static func accel(time: Double, force: Vector3) -> SensorSample { .vector(.accel, time: time, value: force) }
+    public static func mag(time: Double, field: Vector3) -> SensorSample { .vector(.mag, time: time, value: field) }
+
     public var time: Double {
         switch self {
-        case .gyro(let t, _), .accel(let t, _), .mag(let t, _), .frame(let t, _), .orientation(let t, _): return t
+        case .vector(_, let t, _), .frame(let t, _), .orientation(let t, _): return t
         case .gps(let fix): return fix.time
         }
     }
 
     public var sensorName: String {
         switch self {
-        case .gyro: return "gyro"
-        case .accel: return "accel"
-        case .mag: return "mag"
+        case .vector(let sensor, _, _): return sensor.name
         case .gps: return "gps"
         case .frame: return "frame"
         case .orientation: return "orientation"
         }
+    }
+
+    /// The value of a `sensor` sample; nil for any other sample.
+    public func value(of sensor: VectorSensor) -> Vector3? {
+        if case .vector(sensor, _, let v) = self { return v }
+        return nil
     }
 }
 

@@ -40,12 +40,11 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private var window: ReorderWindow
     private var lastEmittedTime = -Double.infinity
     private var lastEmittedLine = 0
-    /// Time and line of each sensor's last row (gyro, accel and mag in their own slots,
-    /// which the fast path reaches without hashing a name).
-    private var lastGyro: (time: Double, line: Int)?
-    private var lastAccel: (time: Double, line: Int)?
-    private var lastMag: (time: Double, line: Int)?
+    /// Time and line of each sensor's last row (a vector sensor's by its index, which the fast
+    /// path reaches without hashing a name).
+    private var lastVector = [(time: Double, line: Int)?](repeating: nil, count: VectorSensor.allCases.count)
     private var lastOrientation: (time: Double, line: Int)?
+    private let fastRowNames = FastRow.names
     private var lastTimeBySensor: [String: (time: Double, line: Int)] = [:]
     private var unknownSensors: Set<String> = []
     private var firstRowLine: Int?
@@ -215,21 +214,16 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
         }
 
         let sample: SensorSample
+        if let vectorSensor = VectorSensor(name: sensor) {
+            let v = try vector()
+            try units.check(vectorSensor, v, line: lineNumber) { fail("x", $0) }
+            try checkOrder(&lastVector[Int(vectorSensor.index)], sensor, time, lineNumber)
+            return LogRecord(sample: .vector(vectorSensor, time: time, value: v), line: lineNumber)
+        }
         switch sensor {
-        case "gyro":
-            let v = try vector()
-            try units.check(gyro: v) { fail("x", $0) }
-            sample = .gyro(time: time, rate: v)
-        case "accel":
-            let v = try vector()
-            try units.check(accel: v, line: lineNumber) { fail("x", $0) }
-            sample = .accel(time: time, force: v)
-        case "mag":
-            let v = try vector()
-            try units.check(mag: v, line: lineNumber) { fail("x", $0) }
-            sample = .mag(time: time, field: v)
         case "orientation":
             sample = .orientation(time: time, attitude: try Self.attitude(try vector()) { fail("x", $0) })
+            try checkOrder(&lastOrientation, sensor, time, lineNumber)
         case "gps":
             let lat = try number(2, "x (latitude)"), lon = try number(3, "y (longitude)")
             guard abs(lat) <= 90 else { throw fail("x (latitude)", "latitude \(lat) is outside −90…90°") }
@@ -239,11 +233,13 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             if let acc, acc < 0 { throw fail("accuracy", "horizontal accuracy must be ≥ 0 m, found \(acc)") }
             sample = .gps(GPSFix(time: time, coordinate: GeoCoordinate(latitude: lat, longitude: lon, altitude: alt),
                                  horizontalAccuracy: acc))
+            try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
         case "frame":
             for (i, name) in [(3, "y"), (4, "z"), (5, "accuracy")] where !fields[i].isEmpty {
                 throw fail(name, "frame rows have only a still path in x; \(name) must be empty")
             }
             sample = .frame(time: time, still: fields[2].isEmpty ? nil : fields[2])
+            try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
         case "":
             throw fail("sensor", "missing sensor name")
         default:
@@ -252,22 +248,15 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             }
             return nil
         }
-        switch sample {
-        case .gyro: try checkOrder(&lastGyro, sensor, time, lineNumber)
-        case .accel: try checkOrder(&lastAccel, sensor, time, lineNumber)
-        case .mag: try checkOrder(&lastMag, sensor, time, lineNumber)
-        case .orientation: try checkOrder(&lastOrientation, sensor, time, lineNumber)
-        case .gps, .frame: try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
-        }
         return LogRecord(sample: sample, line: lineNumber)
     }
 
     /// Throws when `sensor`'s time steps back from its previous row; records this row.
     @inline(__always)
-    private func checkOrder(_ last: inout (time: Double, line: Int)?, _ sensor: String, _ time: Double, _ lineNumber: Int) throws {
+    private func checkOrder(_ last: inout (time: Double, line: Int)?, _ sensor: @autoclosure () -> String, _ time: Double, _ lineNumber: Int) throws {
         if let previous = last, time < previous.time {
             throw InputError(file: path, line: lineNumber, field: "time",
-                             "\(sensor) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
+                             "\(sensor()) time steps back from \(previous.time) (line \(previous.line)) to \(time)")
         }
         last = (time, lineNumber)
     }
@@ -279,31 +268,19 @@ extension SensorLogReader {
     /// sensors, spaces, long mantissas, NaN, a missing value, a wrong column count) returns nil
     /// and takes the general path, which gives the same result or the same error.
     private func parseFast(_ bytes: UnsafeBufferPointer<UInt8>, lineNumber: Int) throws -> LogRecord? {
-        guard let parsed = FastRow(bytes: bytes) else { return nil }
+        guard let parsed = FastRow(bytes: bytes, names: fastRowNames) else { return nil }
         let time = parsed.time, v = parsed.vector
-        let sample: SensorSample
         func fail(_ field: String?, _ message: String) -> InputError {
             InputError(file: path, line: lineNumber, field: field, message)
         }
-        switch parsed.kind {
-        case .gyro:
-            try units.check(gyro: v) { fail("x", $0) }
-            try checkOrder(&lastGyro, "gyro", time, lineNumber)
-            sample = .gyro(time: time, rate: v)
-        case .accel:
-            try units.check(accel: v, line: lineNumber) { fail("x", $0) }
-            try checkOrder(&lastAccel, "accel", time, lineNumber)
-            sample = .accel(time: time, force: v)
-        case .mag:
-            try units.check(mag: v, line: lineNumber) { fail("x", $0) }
-            try checkOrder(&lastMag, "mag", time, lineNumber)
-            sample = .mag(time: time, field: v)
-        case .orientation:
+        guard let sensor = parsed.sensor else {
             let q = try Self.attitude(v) { fail("x", $0) }
             try checkOrder(&lastOrientation, "orientation", time, lineNumber)
-            sample = .orientation(time: time, attitude: q)
+            return LogRecord(sample: .orientation(time: time, attitude: q), line: lineNumber)
         }
-        return LogRecord(sample: sample, line: lineNumber)
+        try units.check(sensor, v, line: lineNumber) { fail("x", $0) }
+        try checkOrder(&lastVector[Int(sensor.index)], sensor.name, time, lineNumber)
+        return LogRecord(sample: .vector(sensor, time: time, value: v), line: lineNumber)
     }
 
     /// The attitude of an `orientation` row's x, y, z (a unit quaternion's vector part, w ≥ 0).

@@ -5,59 +5,42 @@ import POIARCore
 /// of rad/s. Single samples are checked against physical limits of phone sensors; the median
 /// magnitude of the first samples is checked against Earth's gravity and field.
 package struct UnitPlausibility {
-    /// Phone accelerometers saturate at 8–16 g (≈ 160 m/s²).
-    static let maxAccel = 400.0
-    /// Phone magnetometers saturate at ≈ 2000–4900 µT.
-    static let maxField = 5000.0
-    /// Phone gyroscopes saturate at ≈ 35 rad/s (2000 °/s).
-    static let maxRate = 40.0
     static let sampleCount = 200
 
-    private var accel = FirstNorms(), mag = FirstNorms()
+    /// The first norms of each vector sensor, by `VectorSensor.index`.
+    private var firstNorms = [FirstNorms](repeating: FirstNorms(), count: VectorSensor.allCases.count)
+    /// Each sensor's `maxMagnitude`, and whether its first samples' median is judged, by index
+    /// (held here so the per-sample check reads two arrays, not the sensors' properties).
+    private let maxMagnitudes = VectorSensor.table.map(\.maxMagnitude)
+    private let judgesMedian = VectorSensor.table.map { $0.minMedianMagnitude != nil }
 
     package init() {}
 
-    package mutating func check(gyro v: Vector3, fail: (String) -> InputError) throws {
-        if v.norm > UnitPlausibility.maxRate {
-            throw fail("angular rate \(v.norm) is beyond any phone gyroscope: expected rad/s (is it °/s?)")
+    /// Checks one sample against the sensor's physical limit, and once its first
+    /// `sampleCount` samples are in, their median against Earth's gravity or field.
+    @inline(__always)
+    package mutating func check(_ sensor: VectorSensor, _ v: Vector3, line: Int, fail: (String) -> InputError) throws {
+        let i = Int(sensor.index)
+        let norm = v.norm
+        if norm > maxMagnitudes[i] {
+            throw fail("\(sensor.properties.quantity) \(norm) is \(sensor.properties.beyondHint)")
         }
-    }
-
-    package mutating func check(accel v: Vector3, line: Int, fail: (String) -> InputError) throws {
-        if v.norm > UnitPlausibility.maxAccel {
-            throw fail("acceleration \(v.norm) is beyond any phone accelerometer: expected m/s²")
-        }
-        if accel.add(v.norm, line: line) { try judgeAccel(fail) }
-    }
-
-    package mutating func check(mag v: Vector3, line: Int, fail: (String) -> InputError) throws {
-        if v.norm > UnitPlausibility.maxField {
-            throw fail("magnetic field \(v.norm) is beyond any phone magnetometer: expected µT (is it nT?)")
-        }
-        if mag.add(v.norm, line: line) { try judgeMag(fail) }
+        if judgesMedian[i], firstNorms[i].add(norm, line: line) { try judge(sensor, fail) }
     }
 
     /// Judges short logs once the end is reached.
     package mutating func finish(path: String) throws {
-        if accel.isShortButEnough {
-            try judgeAccel { InputError(file: path, line: accel.firstLine, field: "x", $0) }
-        }
-        if mag.isShortButEnough {
-            try judgeMag { InputError(file: path, line: mag.firstLine, field: "x", $0) }
+        for sensor in VectorSensor.allCases where firstNorms[Int(sensor.index)].isShortButEnough {
+            try judge(sensor) { InputError(file: path, line: firstNorms[Int(sensor.index)].firstLine, field: "x", $0) }
         }
     }
 
-    private func judgeAccel(_ fail: (String) -> InputError) throws {
-        let m = median(accel.norms)
-        if m < 3 {
-            throw fail("accel magnitudes have median \(rounded(m)) over the first \(accel.norms.count) samples: expected m/s² with gravity (≈ 9.81 at rest), is it in g?")
-        }
-    }
-
-    private func judgeMag(_ fail: (String) -> InputError) throws {
-        let m = median(mag.norms)
-        if m < 2 {
-            throw fail("mag magnitudes have median \(rounded(m)) over the first \(mag.norms.count) samples: expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")
+    private func judge(_ sensor: VectorSensor, _ fail: (String) -> InputError) throws {
+        guard let (least, hint) = sensor.properties.minMedianMagnitude else { return }
+        let norms = firstNorms[Int(sensor.index)].norms
+        let m = median(norms)
+        if m < least {
+            throw fail("\(sensor.name) magnitudes have median \(rounded(m)) over the first \(norms.count) samples: \(hint)")
         }
     }
 

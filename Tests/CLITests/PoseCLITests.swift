@@ -82,12 +82,12 @@ struct PoseOfflineCausalCLITests {
         var expected = [PoseExport.header]
         while let r = try records.nextRecord() {
             switch r.sample {
-            case .gyro(let t, let v):
+            case .vector(.gyro, let t, let v):
                 filter.updateGyro(v, time: t)
                 if let pose = filter.pose { expected.append(PoseExport.row(time: t, pose: pose)) }
-            case .accel(let t, let v): filter.updateAccel(v, time: t)
-            case .mag(let t, let v): filter.updateMag(v, time: t)
-            case .gps, .frame, .orientation: break
+            case .vector(.accel, let t, let v): filter.updateAccel(v, time: t)
+            case .vector(.mag, let t, let v): filter.updateMag(v, time: t)
+            default: break
             }
         }
         #expect(run.stdout == expected.joined(separator: "\n") + "\n")

@@ -26,7 +26,7 @@ import Testing
         let recording = try GoProRecording(path: Self.clip)
         var gyro: [GyroSample] = []
         while let record = try recording.nextRecord() {
-            if case .gyro(let t, let rate) = record.sample { gyro.append((t, rate)) }
+            if case .vector(.gyro, let t, let rate) = record.sample { gyro.append((t, rate)) }
         }
         return gyro
     }

@@ -34,14 +34,14 @@ struct BroadExcerptTests {
         var biasAtMovement: Vector3?
         while let record = try reader.nextRecord() {
             switch record.sample {
-            case .gyro(let time, let rate):
+            case .vector(.gyro, let time, let rate):
                 filter.updateGyro(rate, time: time)
                 guard let pose = filter.pose, let t = truth[Int((time * 10_000).rounded())], t.moving else { continue }
                 if biasAtMovement == nil { biasAtMovement = filter.state.gyroBias }
                 stats.add(AttitudeError(estimate: pose.orientation, truth: t.q))
-            case .accel(let time, let force): filter.updateAccel(force, time: time)
-            case .mag(let time, let field): filter.updateMag(field, time: time)
-            case .gps, .frame, .orientation: break
+            case .vector(.accel, let time, let force): filter.updateAccel(force, time: time)
+            case .vector(.mag, let time, let field): filter.updateMag(field, time: time)
+            default: break
             }
         }
         let moving = truth.values.filter(\.moving).count

@@ -21,9 +21,9 @@ struct SimulatedRecording {
                 return Double(k) / rate + j
             }
         }
-        var events = times(rig.gyroRate, 1).map { ($0, FilterSample.Sensor.gyro) } + times(rig.accelRate, 2).map { ($0, .accel) }
-        if withMag { events += times(rig.magRate, 3).map { ($0, FilterSample.Sensor.mag) } }
-        events.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.rawValue < $1.1.rawValue }
+        var events = times(rig.gyroRate, 1).map { ($0, VectorSensor.gyro) } + times(rig.accelRate, 2).map { ($0, .accel) }
+        if withMag { events += times(rig.magRate, 3).map { ($0, VectorSensor.mag) } }
+        events.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var previousGyro: (t: Double, q: Quaternion)?
         for (t, sensor) in events {
             let q = truth(t)
@@ -37,7 +37,7 @@ struct SimulatedRecording {
                 if let gap = gyroGap, gap.contains(t) { continue }
             case .accel:
                 v = inDevice(q, gravityENU) + noise.vector(rig.accelNoise)
-            case .mag:
+            default:
                 let m = inDevice(q, field(t))
                 v = (softIron.map { $0 * m } ?? m) + rig.hardIron + noise.vector(rig.magNoise)
             }

@@ -33,7 +33,7 @@ struct SampleWalkTests {
         var headingSq = 0.0, inclinationSq = 0.0, matched = 0, worstInclination = 0.0
         while let record = try reader.nextRecord() {
             switch record.sample {
-            case .gyro(let time, let rate):
+            case .vector(.gyro, let time, let rate):
                 filter.updateGyro(rate, time: time)
                 // The pose at each gyro time, as `poiar pose` writes it.
                 guard let pose = filter.pose, let t = truth[Int((time * 1000).rounded())], t.moving else { continue }
@@ -42,9 +42,9 @@ struct SampleWalkTests {
                 inclinationSq += e.inclination * e.inclination
                 worstInclination = max(worstInclination, e.inclination)
                 matched += 1
-            case .accel(let time, let force): filter.updateAccel(force, time: time)
-            case .mag(let time, let field): filter.updateMag(field, time: time)
-            case .gps, .frame, .orientation: break
+            case .vector(.accel, let time, let force): filter.updateAccel(force, time: time)
+            case .vector(.mag, let time, let field): filter.updateMag(field, time: time)
+            default: break
             }
         }
         let moving = truth.values.filter(\.moving).count

@@ -16,8 +16,8 @@ import Testing
         var notices: [String]
         var records: [LogRecord]
         func samples(_ name: String) -> [SensorSample] { records.map(\.sample).filter { $0.sensorName == name } }
-        var gyro: [(Double, Vector3)] { samples("gyro").compactMap { if case .gyro(let t, let r) = $0 { return (t, r) }; return nil } }
-        var accel: [(Double, Vector3)] { samples("accel").compactMap { if case .accel(let t, let a) = $0 { return (t, a) }; return nil } }
+        var gyro: [(Double, Vector3)] { samples("gyro").compactMap { if case .vector(.gyro, let t, let r) = $0 { return (t, r) }; return nil } }
+        var accel: [(Double, Vector3)] { samples("accel").compactMap { if case .vector(.accel, let t, let a) = $0 { return (t, a) }; return nil } }
         var fixes: [GPSFix] { samples("gps").compactMap { if case .gps(let f) = $0 { return f }; return nil } }
         var orientation: [(Double, Quaternion)] { samples("orientation").compactMap { if case .orientation(let t, let q) = $0 { return (t, q) }; return nil } }
 

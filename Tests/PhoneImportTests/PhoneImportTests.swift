@@ -60,7 +60,7 @@ func expectError(_ body: () throws -> Void, mentions: [String], sourceLocation: 
             for (x, y) in zip(a, b) {
                 #expect(abs(x.time - y.time) < 1e-6, "\(name) \(sensor) time \(x.time) vs \(y.time)")
                 switch (x, y) {
-                case let (.gyro(_, u), .gyro(_, v)), let (.accel(_, u), .accel(_, v)), let (.mag(_, u), .mag(_, v)):
+                case let (.vector(s, _, u), .vector(r, _, v)) where s == r:
                     #expect((u - v).norm < 2e-5, "\(name) \(sensor) at \(x.time): \(u) vs \(v)")
                 case let (.gps(f), .gps(g)):
                     #expect(abs(f.coordinate.latitude - g.coordinate.latitude) < 1e-8)
@@ -113,10 +113,10 @@ func expectError(_ body: () throws -> Void, mentions: [String], sourceLocation: 
         defer { try? FileManager.default.removeItem(at: dir) }
         let samples = try readAll(PhoneRecording(path: dir.path))
         let accel = try #require(samples.first { $0.sensorName == "accel" })
-        guard case .accel(_, let f) = accel else { return }
+        guard case .vector(.accel, _, let f) = accel else { return }
         #expect(f == Vector3(0, 9.8, 0.5))
         let gyro = try #require(samples.first { $0.sensorName == "gyro" })
-        guard case .gyro(_, let w) = gyro else { return }
+        guard case .vector(.gyro, _, let w) = gyro else { return }
         #expect(w == Vector3(0.03, 0.02, 0.01))  // columns z,y,x
     }
 

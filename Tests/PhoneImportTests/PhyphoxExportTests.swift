@@ -91,7 +91,7 @@ func phyphoxExport(dated: Bool = true, gyroHeader: String? = nil) throws -> URL 
         let (samples, _, metadata) = try readWithNotices(dir)
         #expect(bySensor(samples).mapValues(\.count) == ["gyro": 50, "accel": 50, "mag": 50])
         #expect(metadata["import_files"] == "gyro Raw Data.csv; accel Raw Data.csv; mag Raw Data.csv")
-        guard case .gyro(_, let w)? = samples.first(where: { $0.sensorName == "gyro" }) else { Issue.record("no gyro"); return }
+        guard case .vector(.gyro, _, let w)? = samples.first(where: { $0.sensorName == "gyro" }) else { Issue.record("no gyro"); return }
         #expect(w == Vector3(0.01, 0.02, 0.03))
     }
 

@@ -405,8 +405,8 @@ struct FastPathTests {
             let text = texts[k / 2].trimmingCharacters(in: .whitespaces)
             let expected = Double(text)!
             switch r.sample {
-            case .gyro(_, let v): #expect(v.x.bitPattern == expected.bitPattern, "\(text)")
-            case .mag(_, let v): #expect(v.y.bitPattern == expected.bitPattern, "\(text)")
+            case .vector(.gyro, _, let v): #expect(v.x.bitPattern == expected.bitPattern, "\(text)")
+            case .vector(.mag, _, let v): #expect(v.y.bitPattern == expected.bitPattern, "\(text)")
             default: Issue.record("unexpected sample \(r.sample)")
             }
         }

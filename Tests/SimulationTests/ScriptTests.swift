@@ -51,8 +51,8 @@ import Testing
         var gyro: [(Double, Vector3)] = []
         for s in sim.samples {
             switch s {
-            case .gyro(let t, let w): gyro.append((t, w))
-            case .accel(let t, let f) where t < 6 || t > simulator.duration - 3:
+            case .vector(.gyro, let t, let w): gyro.append((t, w))
+            case .vector(.accel, let t, let f) where t < 6 || t > simulator.duration - 3:
                 #expect(abs(f.norm - 9.81) < 2e-5, "standing at \(t)")
             default: break
             }

@@ -107,17 +107,17 @@ func fuseAndScore(_ sim: Simulated, declination: Double) throws -> PoseScore {
         var gyro: [(Double, Vector3)] = []
         for s in sim.samples {
             switch s {
-            case .accel(let t, let f):
+            case .vector(.accel, let t, let f):
                 if t < 2.5 {  // standing: the specific force is gravity, straight up
                     #expect(abs(f.norm - 9.81) < 2e-5)
                     let up = qAt[Int((t * 1000).rounded())]!.rotate(f)
                     #expect(abs(up.x) < 1e-4 && abs(up.y) < 1e-4)
                 }
-            case .mag(let t, let m):
+            case .vector(.mag, let t, let m):
                 // mag = Rᵀ·m_world: rotated back into ENU it is the WMM field (q at the mag time).
                 let q = simulator.trajectory.attitude(t)
                 #expect((q.rotate(m) - simulator.fieldENU).norm < 1e-4)
-            case .gyro(let t, let w): gyro.append((t, w))
+            case .vector(.gyro, let t, let w): gyro.append((t, w))
             default: break
             }
         }
@@ -162,7 +162,7 @@ func fuseAndScore(_ sim: Simulated, declination: Double) throws -> PoseScore {
         for d in dirty.samples {
             guard let s = cleanByKey["\(d.sensorName)@\(d.time)"] else { Issue.record("no clean sample for \(d)"); continue }
             switch (s, d) {
-            case let (.mag(t, m0), .mag(_, m1)):
+            case let (.vector(.mag, t, m0), .vector(.mag, _, m1)):
                 let diff = m1 - m0
                 if t < 6 { #expect((diff - Vector3(5, -3, 2)).norm < 1e-5) }
                 if t > 8 && t < 8.9 {
@@ -170,7 +170,7 @@ func fuseAndScore(_ sim: Simulated, declination: Double) throws -> PoseScore {
                     let east = simulator.trajectory.attitude(t).rotate(diff - Vector3(5, -3, 2))
                     #expect((east - Vector3(20, 0, 0)).norm < 1e-4)
                 }
-            case let (.gyro(_, w0), .gyro(_, w1)): #expect((w1 - w0 - Vector3(0.01, 0, 0)).norm < 1e-5)
+            case let (.vector(.gyro, _, w0), .vector(.gyro, _, w1)): #expect((w1 - w0 - Vector3(0.01, 0, 0)).norm < 1e-5)
             default: break
             }
         }

@@ -22,7 +22,7 @@ enum FootageAlignment {
         var orientations: [(time: Double, attitude: Quaternion)] = []
         while let record = try reader.nextRecord() {
             switch record.sample {
-            case .gyro(let t, let rate): gyro.append((t, rate))
+            case .vector(.gyro, let t, let rate): gyro.append((t, rate))
             case .orientation(let t, let q): orientations.append((t, q))
             default: break
             }
