@@ -93,12 +93,12 @@ extension POIDatabase {
             let existing: Int64? = try find.step() ? find.int64(0) : nil
             find.reset()
             let statement = upsert.statement(existing: existing)
-            statement.bind(b.minHeight, b.height, b.heightSource.rawValue, BuildingRings.encode(outer: b.outer, inner: b.inner))
+            statement.bindRow(b.minHeight, b.height, b.heightSource.rawValue, BuildingRings.encode(outer: b.outer, inner: b.inner))
             let rid = try upsert.run(existing: existing, id: b.id)
             if existing == nil { inserted += 1 } else { updated += 1 }
             // The outer rings bound the building (inner rings lie inside them).
             let outer = b.outer.joined()
-            box.bind(rid, outer.map(\.latitude).min()!, outer.map(\.latitude).max()!,
+            box.bindRow(rid, outer.map(\.latitude).min()!, outer.map(\.latitude).max()!,
                      outer.map(\.longitude).min()!, outer.map(\.longitude).max()!)
             try box.run()
         }

@@ -87,7 +87,7 @@ extension POIDatabase {
             }
             let statement = upsert.statement(existing: existing?.rid)
             let c = poi.coordinate
-            statement.bind(poi.name, poi.category, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","),
+            statement.bindRow(poi.name, poi.category, poi.categories.count == 1 ? poi.category : poi.categories.joined(separator: ","),
                            c.latitude, c.longitude, c.altitude, poi.address, poi.phone, poi.website, poi.openingHours,
                            TagCodec.encode(poi.tags), source)
             let rid = try upsert.run(existing: existing?.rid, id: poi.id)
@@ -95,7 +95,7 @@ extension POIDatabase {
                 // Remove the old index entries (keyed by the old position and categories).
                 let oldCell = CellKey.key(latitude: old.lat, longitude: old.lon)
                 for code in old.categories.split(separator: ",").compactMap({ codes[String($0)] }) {
-                    deleteEntry.bind(code, oldCell, rid)
+                    deleteEntry.bindRow(code, oldCell, rid)
                     try deleteEntry.run()
                 }
                 updated += 1
@@ -134,7 +134,7 @@ extension POIDatabase {
         }
         let insert = try RawStatement(db, "INSERT OR REPLACE INTO poi_cell (cat, cell, rid, x, y, z) VALUES (?, ?, ?, ?, ?, ?)")
         for e in sorted {
-            insert.bind(e.cat, e.cell, e.rid, e.x, e.y, e.z)
+            insert.bindRow(e.cat, e.cell, e.rid, e.x, e.y, e.z)
             try insert.run()
         }
     }

@@ -54,7 +54,7 @@ extension POIDatabase {
             var found: [(rid: Int64, distance: Double, bearing: Double)] = []
             for code in codes {
                 for range in ranges {
-                    scan.bind(code, range.lowerBound, range.upperBound)
+                    scan.bindRow(code, range.lowerBound, range.upperBound)
                     defer { scan.reset() }
                     while try scan.step() {
                         let x = scan.double(1), y = scan.double(2), z = scan.double(3)

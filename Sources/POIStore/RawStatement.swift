@@ -52,8 +52,10 @@ final class RawStatement {
         }
     }
 
-    /// Binds `values` to the parameters 1, 2, 3… in turn (a row's columns in the statement's order).
-    @inline(__always) func bind<each V: RawBindable>(_ values: repeat each V) {
+    /// Binds `values` to the parameters 1, 2, 3… in turn (a row's columns in the statement's
+    /// order). Named apart from `bind(_:_:)`: with one name, `bind(1, name)` would read as two
+    /// values to bind.
+    @inline(__always) func bindRow<each V: RawBindable>(_ values: repeat each V) {
         var index: Int32 = 1
         for value in repeat each values {
             value.bind(to: self, at: index)
@@ -117,7 +119,7 @@ struct RowUpsert {
     }
 }
 
-/// A value `RawStatement.bind(_:)` takes in a parameter list.
+/// A value `RawStatement.bindRow(_:)` takes in a parameter list.
 protocol RawBindable {
     func bind(to statement: RawStatement, at index: Int32)
 }

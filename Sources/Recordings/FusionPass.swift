@@ -264,7 +264,7 @@ public struct FusionPass {
                     frames.removeAll { $0.line == nil }
                     waiting.removeAll { $0.line == nil }
                 }
-                addFrame(FrameSlot(time: time, line: record.line, still: still))
+                addFrame(FrameSlot(time: time, line: record.line, still: still?.text))
             case .orientation:
                 break  // the phone's own attitude: not fused
             }
@@ -320,7 +320,7 @@ public struct LoadedLog {
                 if log.firstUsableFix == nil && TrueNorth.isUsable(fix) { log.firstUsableFix = fix }
                 log.track.add(fix)
             case .frame(let time, let still):
-                log.frameRows.append(FrameSlot(time: time, line: record.line, still: still))
+                log.frameRows.append(FrameSlot(time: time, line: record.line, still: still?.text))
             case .orientation(let time, let attitude):
                 log.orientations.append((time, attitude))
             }

@@ -74,24 +74,36 @@ public final class Recording {
     /// `TrueNorth.isUsable`); nil when the recording has none. Found once.
     public func firstUsableFix() throws -> GPSFix? {
         if let firstFix { return firstFix }
-        // The first reading went to a pass already: another one looks.
-        let other: (any LogSource)? = first == nil ? try secondReading() : nil
         var found: GPSFix?
-        while let record = try other.map({ try $0.nextRecord() }) ?? readFirst() {
-            if other == nil, firstIsWhole {
-                if ahead.count < Self.readAheadLimit {
-                    ahead.append(record)
-                } else {
-                    // Too far ahead to keep: a pass reads the recording again.
-                    ahead = []
-                    firstIsWhole = false
-                }
+        if first == nil {
+            // The first reading went to a pass already: another one looks.
+            let other = try secondReading()
+            while let record = try other.nextRecord() {
+                if let fix = Self.usableFix(record) { found = fix; break }
             }
-            if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { found = fix; break }
+        } else {
+            while let record = try readFirst() {
+                if firstIsWhole {
+                    if ahead.count < Self.readAheadLimit {
+                        ahead.append(record)
+                    } else {
+                        // Too far ahead to keep: a pass reads the recording again.
+                        ahead = []
+                        firstIsWhole = false
+                    }
+                }
+                if let fix = Self.usableFix(record) { found = fix; break }
+            }
+            if !firstIsWhole { first = nil }  // nothing more will be read from it
         }
-        if !firstIsWhole { first = nil }  // nothing more will be read from it
         firstFix = .some(found)
         return found
+    }
+
+    @inline(__always)
+    private static func usableFix(_ record: LogRecord) -> GPSFix? {
+        if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { return fix }
+        return nil
     }
 
     /// Whether the recording has no samples at all.
@@ -124,9 +136,7 @@ public final class Recording {
             tooLong = overflow
             if firstFix == nil {
                 var found = log.firstUsableFix
-                while found == nil, let record = try reading.nextRecord() {
-                    if case .gps(let fix) = record.sample, TrueNorth.isUsable(fix) { found = fix }
-                }
+                while found == nil, let record = try reading.nextRecord() { found = Self.usableFix(record) }
                 firstFix = .some(found)
             }
             throw FusionPass.OfflineNotPossible(reason: overflow)

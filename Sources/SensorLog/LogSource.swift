@@ -60,7 +60,7 @@ public enum SensorLogFormat {
             return "\(f(fix.time, 6)),gps,\(f(c.latitude, 8)),\(f(c.longitude, 8)),"
                 + "\(c.altitude.map { f($0, 3) } ?? ""),\(fix.horizontalAccuracy.map { f($0, 3) } ?? "")"
         case .frame(let t, let still):
-            return "\(f(t, 6)),frame,\(still ?? ""),,,"
+            return "\(f(t, 6)),frame,\(still?.text ?? ""),,,"
         case .orientation(let t, let q):
             return v3(t, "orientation", OrientationRow.vectorPart(q), 9)
         }

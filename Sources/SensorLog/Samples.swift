@@ -8,8 +8,8 @@ public enum SensorSample: Equatable, Sendable {
     case vector(VectorSensor, time: Double, value: Vector3)
     case gps(GPSFix)
     /// A camera frame; `still` is the image path as written in the log (relative to the log's
-    /// folder), nil for a frame drawn over a synthetic background.
-    case frame(time: Double, still: String?)
+    /// folder; `StillName.text`), nil for a frame drawn over a synthetic background.
+    case frame(time: Double, still: StillName?)
     /// The phone's own estimate of its attitude (Sensor Logger's `Orientation.csv`): the unit
     /// quaternion that rotates device-frame vectors into the local ENU frame, as in the pose
     /// CSV. Its north (magnetic or true) is the log's `orientation_north` metadata. The fusion

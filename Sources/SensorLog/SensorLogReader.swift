@@ -238,7 +238,7 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             for (i, name) in [(3, "y"), (4, "z"), (5, "accuracy")] where !fields[i].isEmpty {
                 throw fail(name, "frame rows have only a still path in x; \(name) must be empty")
             }
-            sample = .frame(time: time, still: fields[2].isEmpty ? nil : fields[2])
+            sample = .frame(time: time, still: fields[2].isEmpty ? nil : StillName(fields[2]))
             try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
         case "":
             throw fail("sensor", "missing sensor name")
