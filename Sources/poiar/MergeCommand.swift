@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 import Replay
 
 struct MergeCommand: ParsableCommand {
@@ -28,6 +29,10 @@ struct MergeCommand: ParsableCommand {
             if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }
             try forEachInput(dirs, failed: "folders not merged") { _, dir in
                 let start = Date()
+                var plan = OutputPlan()
+                plan.writesFolder(dir, option: "the merged folder") { ["frames.jsonl", VideoEncoder.fileName, ContactSheetWriter.fileName].contains($0) }
+                plan.reads(font, as: "the font")
+                try plan.check()
                 let merged = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,
                                                 pngCompressionLevel: png.level, fps: fps.value)
                 printNotice("merged \(merged.shards) shards: \(merged.frames) frames, wrote frames.jsonl to \(merged.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
