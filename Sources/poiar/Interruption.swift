@@ -18,8 +18,15 @@ enum Interruption {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 AtomicFile.removeOwnTemporaries()
+                // Ended by the signal itself (its default action, on this thread, where it is
+                // not blocked), so the parent sees what ended it; 128 + N should that return.
                 signal(sig, SIG_DFL)
-                kill(getpid(), sig)
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, sig)
+                pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                raise(sig)
+                _exit(128 + sig)
             }
             source.resume()
             sources.append(source)
