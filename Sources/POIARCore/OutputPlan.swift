@@ -14,6 +14,9 @@ public struct OutputPlan: Sendable {
         var option: String
         /// nil: a file; else a folder, with which names in it are written.
         var folderNames: (@Sendable (String) -> Bool)?
+        /// A folder's files of fixed names (the manifest, the video, …) and the options asking
+        /// for them: each checked as a file output.
+        var files: [(name: String, option: String)] = []
     }
 
     struct Input: Sendable {
@@ -31,10 +34,12 @@ public struct OutputPlan: Sendable {
         outputs.append(Output(path: path, option: option))
     }
 
-    /// A folder written into (created if missing), `names` telling which names in it are
-    /// written (frames, manifest, map, …).
-    public mutating func writesFolder(_ path: String, option: String, names: @escaping @Sendable (String) -> Bool) {
-        outputs.append(Output(path: path, option: option, folderNames: names))
+    /// A folder written into (created if missing), `names` telling which names in it may be
+    /// written (frames, manifest, map, …), `files` those this run writes, with the options that
+    /// ask for them.
+    public mutating func writesFolder(_ path: String, option: String, files: [(name: String, option: String)] = [],
+                                      names: @escaping @Sendable (String) -> Bool) {
+        outputs.append(Output(path: path, option: option, folderNames: names, files: files))
     }
 
     /// A file or folder read (`what`: "the log", "the POI source", …); a folder's files are
@@ -54,6 +59,9 @@ public struct OutputPlan: Sendable {
             }
             seen[resolved] = output.option
             if output.folderNames != nil { try checkFolder(output) } else { try checkFile(output.path, option: output.option) }
+            for file in output.files {
+                try checkFile(URL(fileURLWithPath: output.path).appendingPathComponent(file.name).path, option: file.option)
+            }
         }
         // A file output inside a folder output, under a name the folder's writer uses.
         for output in outputs where output.folderNames == nil {

@@ -17,8 +17,12 @@ extension ReplayOptions {
     /// checked by `OutputPlan` before any work.
     func outputPlan(metadata: LogMetadata, logFolder: URL) -> OutputPlan {
         var plan = OutputPlan()
-        plan.writesFolder(resolvedOutputDir.path, option: outputDir == nil ? "the output folder" : "--out",
-                          names: ReplayOptions.writesInOutputFolder)
+        let folderOption = outputDir == nil ? "the output folder" : "--out"
+        var files = [(name: batch.shard?.manifestName ?? "frames.jsonl", option: folderOption)]
+        if overlay.map { files.append(("map.png", "--map")) }
+        if batch.video { files.append((VideoEncoder.fileName, "--video")) }
+        if batch.contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
+        plan.writesFolder(resolvedOutputDir.path, option: folderOption, files: files, names: ReplayOptions.writesInOutputFolder)
         if let mcap { plan.writes(mcap.path, option: "--mcap") }
         plan.reads(logPath, as: "the recording")
         let logLine = { (key: String) in

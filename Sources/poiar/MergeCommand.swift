@@ -30,7 +30,12 @@ struct MergeCommand: ParsableCommand {
             try forEachInput(dirs, failed: "folders not merged") { _, dir in
                 let start = Date()
                 var plan = OutputPlan()
-                plan.writesFolder(dir, option: "the merged folder") { ["frames.jsonl", VideoEncoder.fileName, ContactSheetWriter.fileName].contains($0) }
+                var files = [(name: "frames.jsonl", option: "merge")]
+                if batch.video { files.append((VideoEncoder.fileName, "--video")) }
+                if batch.contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
+                plan.writesFolder(dir, option: "the merged folder", files: files) {
+                    ["frames.jsonl", VideoEncoder.fileName, ContactSheetWriter.fileName].contains($0)
+                }
                 plan.reads(font, as: "the font")
                 try plan.check()
                 let merged = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,

@@ -61,6 +61,31 @@ import Testing
         #expect(left.contains("x.mcap"))
     }
 
+    /// Whether `chattr +i` works here (root, on a file system with the flag): a probe file.
+    static let immutableFiles: Bool = {
+        guard let dir = try? makeTempDir("poiar-immutable-probe") else { return false }
+        defer { cleanUp(dir) }
+        let file = dir.appendingPathComponent("probe")
+        guard FileManager.default.createFile(atPath: file.path, contents: Data()),
+              (try? runProcess(URL(fileURLWithPath: "/usr/bin/chattr"), ["+i", file.path], environment: ProcessInfo.processInfo.environment))?.status == 0 else { return false }
+        _ = try? runProcess(URL(fileURLWithPath: "/usr/bin/chattr"), ["-i", file.path], environment: ProcessInfo.processInfo.environment)
+        return true
+    }()
+
+    /// An immutable output (`chattr +i`) is refused before any work, even as root, and stays.
+    @Test(.enabled(if: immutableFiles, "needs chattr +i (root on a file system with the flag)"))
+    func anImmutableOutputIsRefused() throws {
+        let dir = try folderWithLog()
+        defer { _ = try? runProcess(URL(fileURLWithPath: "/usr/bin/chattr"), ["-i", dir.appendingPathComponent("x.mcap").path], environment: ProcessInfo.processInfo.environment); cleanUp(dir) }
+        try put("kept", "x.mcap", in: dir)
+        #expect(try runProcess(URL(fileURLWithPath: "/usr/bin/chattr"), ["+i", dir.appendingPathComponent("x.mcap").path], environment: ProcessInfo.processInfo.environment).status == 0)
+        let r = try runPoiar(["pose", "log.csv", "--out", "p.csv", "--mcap", "x.mcap"], cwd: dir)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("x.mcap: cannot be written (Operation not permitted): a read-only or immutable file is not replaced"), "\(r.stderr)")
+        #expect(try names(in: dir).filter { $0.hasPrefix(".") || $0 == "p.csv" }.isEmpty)
+        #expect(try String(contentsOf: dir.appendingPathComponent("x.mcap"), encoding: .utf8) == "kept")
+    }
+
     /// A JPEG damaged inside (its end marker intact) is refused when it is decoded, naming the
     /// still and the log line; no manifest is written.
     @Test func aJPEGDamagedInsideIsRefused() throws {
