@@ -55,6 +55,11 @@ public struct PoseSeries: Sendable {
             guard let t = try value(idx[0], "time") else {
                 throw InputError(file: path, line: lines.lineNumber, field: "time", "missing time")
             }
+            guard t.isFinite else { throw InputError(file: path, line: lines.lineNumber, field: "time", "time must be finite, found \(parts[idx[0]])") }
+            // Rows are matched by binary search over the times: they must not step back.
+            if let previous = out.times.last, t < previous {
+                throw InputError(file: path, line: lines.lineNumber, field: "time", "time \(t) steps back from \(previous) (the row before): rows must be in time order")
+            }
             let w = try value(idx[1], "qw"), x = try value(idx[2], "qx"), y = try value(idx[3], "qy"), z = try value(idx[4], "qz")
             var q: Quaternion?
             if let w, let x, let y, let z, w.isFinite, x.isFinite, y.isFinite, z.isFinite {

@@ -159,6 +159,8 @@ public final class RecordingMCAP {
         plane = track.fixes.first.map { LocalTangentPlane(origin: $0.coordinate) }
         self.samples = samples
         pendingSample = try samples.nextRecord()
+        // The earliest time must have a place on MCAP's clock before any frame is drawn.
+        if let first = pendingSample { _ = try nanoseconds(first.sample.time, line: first.line) }
     }
 
     /// A frame: everything before its time is written first, then its image (the PNG file as

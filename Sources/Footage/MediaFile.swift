@@ -34,19 +34,26 @@ public final class MediaFile {
     public init(path: String) throws {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else { throw InputError(file: path, "no such file") }
+        var info = stat()
+        if stat(path, &info) == 0, let kind = OutputPlan.special(info.st_mode) {
+            // libavformat would read what it can and call it no video: an MP4 is read with
+            // seeking (its index is often at its end), which a pipe cannot do.
+            throw InputError(file: path, "is \(kind), not a file: a video is read with seeking (an MP4's index is often at its end); save it to a file first")
+        }
         FFmpegLog.quiet()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let opened = avformat_open_input(&ctx, path, nil, nil)
         guard opened >= 0, let ctx else {
             if MediaFile.looksLikeISOMedia(path: path) {
-                throw InputError(file: path, "an MP4/MOV whose index (its moov box) cannot be read (\(FFmpegLog.text(opened))): is it truncated, or still being written?")
+                throw InputError(file: path, "is an MP4/MOV whose index (its moov box) cannot be read (\(FFmpegLog.text(opened))): is it truncated, or still being written? A camera that writes the index last (a GoPro does) leaves a copy cut short without one")
             }
             throw InputError(file: path, "not a video file libavformat can read (\(FFmpegLog.text(opened)))")
         }
         context = ctx
-        let info = avformat_find_stream_info(ctx, nil)
-        guard info >= 0 else {
-            throw InputError(file: path, "cannot read the file's streams (\(FFmpegLog.text(info))): is it truncated?")
+        try MediaFile.checkWhole(ctx, path: path, size: Int64(info.st_size))
+        let found = avformat_find_stream_info(ctx, nil)
+        guard found >= 0 else {
+            throw InputError(file: path, "cannot read the file's streams (\(FFmpegLog.text(found))): is it truncated?")
         }
         for i in 0..<Int(ctx.pointee.nb_streams) {
             let s = ctx.pointee.streams[i]!
@@ -65,6 +72,30 @@ public final class MediaFile {
     }
 
     deinit { avformat_close_input(&context) }
+
+    /// A file whose index lists samples past its end was cut short (copied or downloaded in
+    /// part, or still being written): refused at once, so that what is drawn never depends on
+    /// which frames a run happens to ask for (`--fps`).
+    static func checkWhole(_ ctx: UnsafeMutablePointer<AVFormatContext>, path: String, size: Int64) throws {
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            let s = ctx.pointee.streams[i]!
+            let count = Int(avformat_index_get_entries_count(s))
+            var beyond = 0
+            var firstTime: Double?
+            for k in 0..<count {
+                guard let entry = avformat_index_get_entry(s, Int32(k)), entry.pointee.pos + Int64(entry.pointee.size) > size else { continue }
+                beyond += 1
+                if firstTime == nil { firstTime = Double(entry.pointee.timestamp) * av_q2d(s.pointee.time_base) }
+            }
+            guard beyond > 0 else { continue }
+            let kind = switch s.pointee.codecpar.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO: "video frames"
+            case AVMEDIA_TYPE_AUDIO: "audio samples"
+            default: "samples"
+            }
+            throw InputError(file: path, "is cut short: the file ends at byte \(size), but its index places \(beyond) of the \(count) \(kind) of stream \(i) after that (from \(String(format: "%.3f", firstTime ?? 0)) s on): the copy is incomplete, or the file is still being written")
+        }
+    }
 
     /// The file's length in seconds, when the container says.
     public var duration: Double? {

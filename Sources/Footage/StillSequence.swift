@@ -26,6 +26,16 @@ public struct StillSequence: Sendable {
             throw InputError(file: folder, "cannot list the stills folder: \(error.localizedDescription)")
         }
         try self.init(names: names, folder: folder, notice: notice)
+        // A still that is a symbolic link out of the folder (an export's Camera/ made by
+        // someone else) is refused, as a still path in a log that leads out is.
+        let real = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path
+        for frame in frames {
+            let url = URL(fileURLWithPath: folder).appendingPathComponent(frame.name)
+            let target = url.standardizedFileURL.resolvingSymlinksInPath().path
+            guard pathIsInside(target, real) else {
+                throw InputError(file: url.path, "is a symbolic link to \(target), outside the stills folder \(folder): stills must stay inside it")
+            }
+        }
     }
 
     /// The stills among `names`, the files of `folder` (which may be inside an archive: it

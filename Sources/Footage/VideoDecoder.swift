@@ -150,7 +150,9 @@ public final class VideoDecoder {
         }
         while true {
             guard let (got, stamp) = try decodeNext() else {
-                throw InputError(file: path, "video ends before frame \(index + 1) of \(frameCount) (\(String(format: "%.3f", frameTimes[index])) s): is the file truncated?")
+                // Say which frames are missing: the stream's last frames, not the one asked for.
+                let last = nextIndex ?? 0
+                throw InputError(file: path, "frame \(index + 1) of the \(frameCount) its index lists (\(String(format: "%.3f", frameTimes[index])) s) cannot be decoded: the video stream ends after frame \(last), so frames \(last + 1)–\(frameCount) are missing or damaged (is the file truncated?)")
             }
             let i = nearestIndex(of: stamp, from: nextIndex ?? 0)
             nextIndex = i + 1

@@ -17,15 +17,16 @@ public enum StillCheck {
                 let size = try probeStillUpright(url, maxPixels: maxPixels)
                 if first == nil { first = size }
             } catch let e as InputError {
-                throw attributed(e, logPath: logPath, line: frames[i].line)
+                throw attributed(e, logPath: logPath, line: frames[i].line, time: frames[i].time)
             }
         }
         return first
     }
 
-    /// `e` with "(still of LOG:LINE)" added to its message.
-    public static func attributed(_ e: InputError, logPath: String, line: Int?) -> InputError {
-        InputError(file: e.location.file, line: e.location.line, field: e.location.field,
-                   e.message + " (still of \(logPath):\(line.map(String.init) ?? "?"))")
+    /// `e` with "(still of LOG:LINE)" added to its message, or "(still of LOG's frame at T s)"
+    /// for a frame that is no row of the log (a phone export's camera, a GoPro clip).
+    public static func attributed(_ e: InputError, logPath: String, line: Int?, time: Double) -> InputError {
+        let frame = line.map { "\(logPath):\($0)" } ?? String(format: "%@'s frame at %.3f s", logPath, time)
+        return InputError(file: e.location.file, line: e.location.line, field: e.location.field, e.message + " (still of \(frame))")
     }
 }

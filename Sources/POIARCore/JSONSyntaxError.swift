@@ -23,6 +23,10 @@ public struct JSONSyntaxError: Sendable, Equatable {
             message = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "\(error)"
         }
         if data.isEmpty { return JSONSyntaxError(line: 1, column: 1, reason: "empty file") }
+        if let (offset, reason) = numberOutOfRange(in: data) {
+            let (line, column) = position(of: offset, in: data)
+            return JSONSyntaxError(line: line, column: column, reason: reason)
+        }
         if let offset = characterOffset(in: message), offset < data.count {
             let (line, column) = position(of: offset, in: data)
             let byte = data[data.startIndex + offset]
@@ -34,6 +38,40 @@ public struct JSONSyntaxError: Sendable, Equatable {
             return JSONSyntaxError(line: line, column: column, reason: "unexpected end of file: the JSON is cut short")
         }
         return JSONSyntaxError(line: 1, column: 1, reason: trimmed(message))
+    }
+
+    /// The first well-formed number too large for a Double (`1e400`), which Foundation calls
+    /// invalid JSON ("Number 1e400 is not representable"): its offset and what it is, with its
+    /// key when it has one. Numbers inside strings are passed over.
+    static func numberOutOfRange(in data: Data) -> (offset: Int, reason: String)? {
+        let bytes = [UInt8](data)
+        let numberBytes = Set("0123456789+-.eE".utf8)
+        var i = 0, inString = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if inString {
+                if b == 0x5C { i += 2; continue }  // a backslash escapes the next byte
+                if b == 0x22 { inString = false }
+                i += 1
+                continue
+            }
+            if b == 0x22 { inString = true; i += 1; continue }
+            guard b == 0x2D || (0x30...0x39).contains(b) else { i += 1; continue }
+            var end = i
+            while end < bytes.count, numberBytes.contains(bytes[end]) { end += 1 }
+            if let token = String(bytes: bytes[i..<end], encoding: .ascii), let value = Double(token), !value.isFinite {
+                // The key before it: `"time": 1e400`.
+                var k = i - 1
+                while k >= 0, [0x20, 0x09, 0x0A, 0x0D, 0x3A].contains(bytes[k]) { k -= 1 }
+                var key: String?
+                if k > 0, bytes[k] == 0x22, let open = bytes[..<k].lastIndex(of: 0x22) {
+                    key = String(decoding: bytes[(open + 1)..<k], as: UTF8.self)
+                }
+                return (i, "the number \(token)\(key.map { " (\"\($0)\")" } ?? "") is out of range: a JSON number poiar reads is at most ±1.8e308")
+            }
+            i = end
+        }
+        return nil
     }
 
     /// "around character 66" → 66 (a 0-based byte offset).

@@ -25,6 +25,17 @@ public struct ImportOptions: Equatable, Sendable {
         self.columns = columns
     }
 
+    /// An option the format would ignore is refused, not dropped silently: `--columns` is for
+    /// CSV, the category options for CSV and GeoJSON.
+    func check(for format: POISourceFormat, file: String) throws {
+        if !columns.isEmpty && format != .csv {
+            throw InputError(file: file, "--columns names a CSV file's columns, but this source is \(format.rawValue): give it for CSV only")
+        }
+        if (suppliesCategories || !categoryMap.isEmpty) && format != .csv && format != .geoJSON {
+            throw InputError(file: file, "--category, --category-from and --category-map are for CSV and GeoJSON, but this source is \(format.rawValue) (its categories come from its tags or types: docs/categories.md)")
+        }
+    }
+
     /// True when a source needs no category of its own (a column or property may be absent).
     var suppliesCategories: Bool { category != nil || categoryProperty != nil }
 

@@ -179,8 +179,10 @@ public enum POIImport {
     /// OSM PBF and CSV whole); `ele` heights become ellipsoidal altitudes through `geoid`.
     static func parse(_ source: SourceStream, reader: any POISourceReader.Type, options: ImportOptions = ImportOptions(),
                       geoid: Geoid = .system) throws -> ParsedPOIs {
+        try options.check(for: reader.format, file: source.file)
         var parsed = try reader.read(source, options: options)
         parsed.dropDuplicateIDs()
+        parsed.cutLongTexts()
         parsed.placeSeaLevelHeights(geoid: geoid)
         return parsed
     }

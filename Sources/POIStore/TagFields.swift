@@ -60,6 +60,41 @@ enum SkipReason {
 /// Caveats importers count for elements they did import.
 enum NoticeReason {
     static let cutWay = "ways cut at the extract's edge, placed from the nodes present"
+    static let longText = "names or other texts over \(ParsedPOIs.maxTextLength) characters, cut with an ellipsis"
+}
+
+extension ParsedPOIs {
+    /// The longest name, address, tag or other text a POI keeps, in characters: more than a
+    /// card shows on the widest frame (a name wider than 40 % of the image is ellipsised), so
+    /// a source with a 10 MB name neither slows every frame nor fills every manifest line.
+    public static let maxTextLength = 1000
+
+    /// Cuts each POI's texts to `maxTextLength` characters (ending in "…"), counted.
+    mutating func cutLongTexts() {
+        func cut(_ text: inout String) -> Bool {
+            guard text.utf8.count > Self.maxTextLength, text.count > Self.maxTextLength else { return false }
+            text = String(text.prefix(Self.maxTextLength - 1)) + "…"
+            return true
+        }
+        func cut(_ text: inout String?) -> Bool {
+            guard var value = text, cut(&value) else { return false }
+            text = value
+            return true
+        }
+        for i in pois.indices {
+            var poi = pois[i]
+            var changed = cut(&poi.name)
+            changed = cut(&poi.address) || changed
+            changed = cut(&poi.phone) || changed
+            changed = cut(&poi.website) || changed
+            changed = cut(&poi.openingHours) || changed
+            for (key, value) in poi.tags {
+                var text = value
+                if cut(&text) { poi.tags[key] = text; changed = true }
+            }
+            if changed { pois[i] = poi; note(NoticeReason.longText) }
+        }
+    }
 }
 
 /// The POI fields poiar reads from OSM-style tags (OSM elements, GeoJSON properties).

@@ -205,6 +205,11 @@ final class XMLPushParser {
         // its amplification limit (an "XML bomb"): the parse stops there, memory stays small.
         case 89: return "entities refer to each other in a loop or expand too much"
         default:
+            // libxml2 reads no attribute, name or text over 10,000,000 bytes without
+            // XML_PARSE_HUGE, which poiar leaves off (it also lifts the entity limits above).
+            if let message, message.contains("Huge input lookup") || message.contains("too long") || message.contains("huge text") {
+                return "an attribute, name or text longer than 10 MB, more than libxml2 reads in one value (\(message)): OSM XML has no such values; is the file damaged?"
+            }
             if let message, !message.isEmpty { return message }
             return "XML parser error \(code)"
         }

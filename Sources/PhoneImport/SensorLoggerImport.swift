@@ -223,7 +223,11 @@ enum SensorLoggerImport {
 
         // The log's time 0: the whole second at or before the earliest first sample.
         guard let first = firsts.min(by: { $0.raw.nanoseconds < $1.raw.nanoseconds }) else {
-            throw InputError(file: container.path, "no samples in \(orientationName)")
+            guard purpose != .recording, try container.find(orientationName) == nil else {
+                throw InputError(file: container.path, "no samples in \(orientationName)")
+            }
+            // A folder that is no export at all (a replay's output given as --truth).
+            throw InputError(file: container.path, "has no \(orientationName): not a Sensor Logger export with the phone's orientation; a truth is a pose CSV (time,qw,qx,qy,qz) or such an export")
         }
         let firstNs = first.raw.nanoseconds
         let (originNs, overflow) = firstNs.subtractingReportingOverflow(((firstNs % 1_000_000_000) + 1_000_000_000) % 1_000_000_000)

@@ -55,10 +55,7 @@ public enum LogFolderPath {
         return (out, "\(output): no \"# \(LogMetadata.footageKey):\" line: the clip \(clip.path) is outside the log's folder \(outFolder), and a log's paths must stay inside it; write the log beside the clip to keep the link (or give the clip with --footage)")
     }
 
-    public static func isInside(_ path: String, _ folder: String) -> Bool {
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        return path.hasPrefix(prefix)
-    }
+    public static func isInside(_ path: String, _ folder: String) -> Bool { pathIsInside(path, folder) }
 
     /// The POI source of a replay or map: `--pois` when given (anywhere), else the log's
     /// `# pois:` line, inside the log's folder; nil when there is neither (`missingPOISource`).

@@ -182,9 +182,15 @@ public struct CardStyle: LabelSizing {
 /// `text` cut to fit `maxWidth` pixels, ending in "…" when cut, with its width.
 /// Cuts between grapheme clusters (never inside an emoji or accented letter).
 func ellipsised(_ text: String, font: ScaledFont, maxWidth: Double) -> (String, Double) {
-    let fullWidth = font.width(of: text)
-    if fullWidth <= maxWidth { return (text, fullWidth) }
-    let characters = Array(text)
+    // A visible character is a pixel wide or more, so no more than maxWidth + 1 of them are
+    // measured: a name of megabytes (from a database made before import cut names) costs
+    // no more than one that fills the card.
+    let head = text.prefix(max(1, Int(maxWidth) + 1))
+    if head.endIndex == text.endIndex {
+        let fullWidth = font.width(of: text)
+        if fullWidth <= maxWidth { return (text, fullWidth) }
+    }
+    let characters = Array(head)
     func candidate(_ count: Int) -> String {
         String(characters[..<count]).trimmingCharacters(in: .whitespaces) + "…"
     }

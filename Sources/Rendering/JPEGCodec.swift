@@ -35,18 +35,22 @@ func decodeJPEG(_ data: Data, file: String, maxPixels: Int) throws -> RasterImag
             if tjDecompress2(handle, jpeg.baseAddress, UInt(jpeg.count), buffer.baseAddress,
                              width, Int32(w * 4), height, Int32(format.rawValue), 0) != 0 {
                 let message = jpegMessage(handle)
-                // A warning still yields an image; only a premature end (a truncated file)
-                // is refused, because its lower part would be filled with grey.
-                if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue)
-                    || message.localizedCaseInsensitiveContains("premature end") {
+                // A warning still yields an image, but one about damaged data (libjpeg's
+                // "Corrupt JPEG data: …", a premature end, a broken progression) means
+                // garbage or grey where the damage is: refused, never drawn silently.
+                if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) || isDamageWarning(message) {
                     failure = message
                 }
             }
         }
         if let failure {
-            let reason = failure.localizedCaseInsensitiveContains("premature end")
-                ? "file is truncated (\(failure))" : failure
-            throw InputError(file: file, "not a readable JPEG: \(reason)")
+            if failure.localizedCaseInsensitiveContains("premature end of jpeg file") {
+                throw InputError(file: file, "not a readable JPEG: file is truncated (\(failure))")
+            }
+            if isDamageWarning(failure) {
+                throw InputError(file: file, "the JPEG is damaged inside (libjpeg-turbo: \(failure)): its picture would be drawn with garbage where the damage is; replace the file")
+            }
+            throw InputError(file: file, "not a readable JPEG: \(failure)")
         }
         if cmyk { convertAdobeCMYKToBGRA(&pixels) }
         return RasterImage(width: w, height: h, pixels: pixels)
@@ -69,6 +73,13 @@ public func encodeJPEG(_ image: RasterImage, quality: Int, file: String) throws 
     }
     guard status == 0, let buffer else { throw InputError(file: file, "cannot encode the JPEG: \(jpegMessage(handle))") }
     return Data(bytes: buffer, count: Int(size))
+}
+
+/// libjpeg's warnings that the compressed data is damaged (jerror.h: JWRN_HIT_MARKER,
+/// JWRN_HUFF_BAD_CODE, JWRN_MUST_RESYNC, JWRN_EXTRANEOUS_DATA, JWRN_ARITH_BAD_CODE,
+/// JWRN_JPEG_EOF, JWRN_BOGUS_PROGRESSION), as opposed to ones about metadata.
+private func isDamageWarning(_ message: String) -> Bool {
+    ["corrupt jpeg data", "premature end", "inconsistent progression"].contains { message.lowercased().contains($0) }
 }
 
 private func jpegMessage(_ handle: tjhandle) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import POIARCore
 
 /// The folder a log's stills may be read from (the log's folder, its `# stills:` folder, or
 /// `--stills DIR`), and the one check that a still path stays inside it.
@@ -52,8 +53,5 @@ public struct StillFolder: Sendable {
         return lexical
     }
 
-    static func isInside(_ path: String, _ folder: String) -> Bool {
-        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        return path.hasPrefix(prefix)
-    }
+    static func isInside(_ path: String, _ folder: String) -> Bool { pathIsInside(path, folder) }
 }

@@ -51,7 +51,18 @@ extension TrackMap {
         let recording = try PreparedRecording(
             recording: try Recording(path: options.logPath), poiSource: options.poiSource, buildingSource: options.buildings,
             north: NorthChoice(magnetic: options.magnetic, date: options.date, at: options.fixedPosition),
-            withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice)
+            withoutPOIs: "so the map shows the track alone", withoutBuildings: "POIs are not checked for line of sight", notice: notice
+        ) { metadata, logFolder in
+            var plan = OutputPlan()
+            plan.writes(options.outputPath, option: "--out")
+            plan.reads(options.logPath, as: "the recording")
+            plan.reads(try LogFolderPath.poiSource(option: options.poiSource, metadata: metadata, logPath: options.logPath, logFolder: logFolder),
+                       as: "the POI source")
+            plan.reads(options.baseMapPath, as: "the base map")
+            plan.reads(options.buildings, as: "the building source")
+            plan.reads(options.camera.cameraFile, as: "the camera file")
+            try plan.check()
+        }
         let metadata = recording.metadata, logFolder = recording.logFolder
         var camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
         var pass = FusionPass(fps: 1 / options.coneInterval)

@@ -80,15 +80,21 @@ public final class ReplayEngine {
         var north: NorthReference { recording.north }
         /// `--mcap FILE`: the recording, its poses and its frames for Foxglove.
         var mcap: RecordingMCAP?
+        /// What the replay writes and reads (checked in `prepare`, again with the stills).
+        var outputs: OutputPlan
     }
 
     func prepare() throws -> Prepared {
         let video = options.batch.video ? try VideoEncoder() : nil
+        var plan = OutputPlan()
         let recording = try PreparedRecording(
             recording: try self.recording ?? Recording(path: options.logPath), poiSource: options.poiSource,
             buildingSource: options.buildings, north: options.northChoice, withoutPOIs: "so no frame has a label",
             withoutBuildings: BuildingSource.labelsUnchecked, notice: notice
         ) { metadata, logFolder in
+            // The outputs first: none may be an input or a file poiar cannot write or replace.
+            plan = options.outputPlan(metadata: metadata, logFolder: logFolder)
+            try plan.check()
             // The camera and the fonts are checked before the long pass (the camera is settled
             // after it).
             let camera = try options.camera.resolve(metadata: metadata, logFolder: logFolder, logPath: options.logPath)
@@ -101,7 +107,7 @@ public final class ReplayEngine {
             try RecordingMCAP(url: $0, logPath: options.logPath, metadata: recording.metadata, frames: true,
                               images: options.mcapImages, notice: notice)
         }
-        return Prepared(recording: recording, video: video, footage: footage, mcap: mcap)
+        return Prepared(recording: recording, video: video, footage: footage, mcap: mcap, outputs: plan)
     }
 
     // MARK: - 2. Fuse
@@ -165,6 +171,9 @@ public final class ReplayEngine {
             stillSize = try StillCheck.checkAll(stills, frames: fused.frames, logPath: options.logPath,
                                                 maxPixels: options.overlay.maxStillPixels)
         }
+        var outputs = prepared.outputs
+        for still in Set(stills.compactMap { $0?.path }).sorted() { outputs.reads(still, as: "a still") }
+        try outputs.check()
         var camera: CameraIntrinsics
         if let size = stillSize, prepared.footage?.source.isGoPro == true, options.camera.isUnspecified(metadata: metadata) {
             // A GoPro's clip without a camera from the options or the log: its Wide lens.
@@ -179,6 +188,12 @@ public final class ReplayEngine {
             if let holding { notice(CameraSetup.assumed(camera, holding: holding)) }
         }
         camera = options.batch.scaled(camera)
+        guard camera.width <= ImageLimits.maxSide, camera.height <= ImageLimits.maxSide else {
+            // Said before any frame is drawn, naming where the size came from.
+            let from = options.camera.size != nil ? "--size" : stills.lazy.compactMap { $0?.path }.first
+                ?? options.camera.cameraFile ?? prepared.footage?.source.path ?? options.logPath
+            throw InputError(file: from, "frames would be \(camera.width)×\(camera.height) pixels\(options.batch.scale == 1 ? "" : " (with --scale \(options.batch.scale))"), over the \(ImageLimits.maxSide) px a side poiar draws: give --size or --scale")
+        }
         var overlay = FrameOverlay(options: options, startUTC: metadata.startUTC)
         if options.flatMap {
             overlay.flatMap = FlatPhoneMap(baseMap: try prepared.baseMap.features(), track: fused.track)

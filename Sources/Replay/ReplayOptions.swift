@@ -64,6 +64,8 @@ public struct ReplayOptions: Sendable {
     public var mcap: URL?
     /// How the MCAP file holds the frames (`--mcap-images`).
     public var mcapImages = RecordingMCAP.ImageFormat.png
+    /// `--truth`, read by the report after the run: only checked against the outputs here.
+    public var truthPath: String?
 
     public init(logPath: String) { self.logPath = logPath }
 

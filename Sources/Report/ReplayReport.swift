@@ -43,7 +43,10 @@ public enum ReplayReport {
         while let frame = try reader.nextFrame() { data.add(frame) }
         guard !data.frames.isEmpty else { throw InputError(file: manifest.path, "no frames: nothing to report") }
         var errors: ReportData.TruthErrors?
-        if let truth { errors = data.truthErrors(truth.series, file: truth.file) }
+        if let truth {
+            try truth.series.checkUsable(file: truth.file, against: data.frames.first!.time...data.frames.last!.time, spanName: "the frames'")
+            errors = data.truthErrors(truth.series, file: truth.file)
+        }
         let title = dir.standardizedFileURL.lastPathComponent
         let html = ReportPage.html(title: title, dataJSON: data.json(title: title, log: log, truth: errors))
         let url = dir.appendingPathComponent(fileName)

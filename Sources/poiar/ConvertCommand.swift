@@ -16,6 +16,9 @@ struct ConvertCommand: ParsableCommand {
     var out: String
 
     func run() throws {
-        try reportingErrors { printNotice(try LogConversion.run(input: input, output: out, notice: printNotice)) }
+        try reportingErrors {
+            try checkOutputs(writes: [(out, "--out")], reads: [(input, "the recording")])
+            printNotice(try LogConversion.run(input: input, output: out, notice: printNotice))
+        }
     }
 }

@@ -38,8 +38,10 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         var coverageShort = false
         try reportingErrors {
-            let score = PoseScore.score(truth: try readTruth(truth, log: log, magnetic: fusion.magnetic), poses: try estimates(),
-                                        alignHeading: alignHeading)
+            let truthSeries = try readTruth(truth, log: log, magnetic: fusion.magnetic)
+            let poses = try estimates()
+            try truthSeries.checkUsable(file: truth, against: poses.span, spanName: "the poses'")
+            let score = PoseScore.score(truth: truthSeries, poses: poses, alignHeading: alignHeading)
             print(json ? score.json : score.report)
             if score.coverage < minCoverage.value {
                 printNotice("only \(score.matched) of \(score.movementSamples) scored truth rows have a pose within half a truth sample period")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 import Replay
 
 struct MergeCommand: ParsableCommand {
@@ -28,6 +29,15 @@ struct MergeCommand: ParsableCommand {
             if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }
             try forEachInput(dirs, failed: "folders not merged") { _, dir in
                 let start = Date()
+                var plan = OutputPlan()
+                var files = [(name: "frames.jsonl", option: "merge")]
+                if batch.video { files.append((VideoEncoder.fileName, "--video")) }
+                if batch.contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
+                plan.writesFolder(dir, option: "the merged folder", files: files) {
+                    ["frames.jsonl", VideoEncoder.fileName, ContactSheetWriter.fileName].contains($0)
+                }
+                plan.reads(font, as: "the font")
+                try plan.check()
                 let merged = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,
                                                 pngCompressionLevel: png.level, fps: fps.value)
                 printNotice("merged \(merged.shards) shards: \(merged.frames) frames, wrote frames.jsonl to \(merged.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")

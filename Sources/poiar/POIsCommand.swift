@@ -36,6 +36,7 @@ struct POIsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
+                try checkOutputs(writes: [(db, "--db")], reads: sources.map { ($0, "a POI source") })
                 let options = ImportOptions(category: category?.name, categoryProperty: categoryFrom?.trimmingCharacters(in: .whitespaces),
                                             categoryMap: categoryMap?.map ?? [:], columns: columns?.map ?? [:])
                 try POIImport.importFiles(sources.map { URL(fileURLWithPath: $0) }, into: db, options: options, notice: printNotice)
@@ -129,6 +130,7 @@ struct POIsCommand: ParsableCommand {
 
         func run() throws {
             try reportingErrors {
+                try checkOutputs(writes: [(db, "--db")], reads: [])
                 var request = POIFetchRequest(source: source, endpoint: endpoint?.url, database: db, refresh: refresh)
                 request.timeout = timeout.value
                 try request.run(center: near.coordinate, radius: radius.value, categories: try filter.map { try POICategory.parseFilter($0) },

@@ -25,6 +25,7 @@ struct Poiar: ParsableCommand {
     /// As argument-parser's own, but a refused option value's message says why
     /// (`RefusedValue`).
     static func main() {
+        Interruption.install()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -50,6 +50,9 @@ struct ProjectCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try checkOutputs(writes: [(png, "--png")],
+                             reads: [(pois, "the POI source"), (still, "the still"), (lens.camera, "the camera file"),
+                                     (buildings.buildings, "the building source"), (font, "the font")])
             var projection = PoseProjection(location: at.coordinate, pose: attitude.pose,
                                             camera: CameraSetup(cameraFile: lens.camera, intrinsics: intrinsics.map { ($0.fx, $0.fy, $0.cx, $0.cy) },
                                                                 hfovDeg: lens.hfov?.value, size: camera.size?.pair),

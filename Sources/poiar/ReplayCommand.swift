@@ -1,4 +1,5 @@
 import ArgumentParser
+import Evaluation
 import Foundation
 import POIStore
 import Recordings
@@ -55,6 +56,7 @@ struct ReplayCommand: ParsableCommand {
     func replay(_ log: String, out: String?, label: String?) throws {
         // The truth is read first: a bad one stops the run before its frames are drawn.
         let truth = try output.truth.map { (series: try readTruth($0, log: log, magnetic: fusion.magnetic), file: $0) }
+        try truth?.series.checkUsable(file: truth!.file, against: nil, spanName: "")
         let options = try options(log: log, out: out)
         let recording = try Recording(path: log)
         try poiFetch.request(into: poi.pois)?.run(around: recording, at: fusion.fixedPosition, radius: options.radius,

@@ -20,6 +20,8 @@ struct ReportCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try checkOutputs(writes: [(URL(fileURLWithPath: dir).appendingPathComponent(ReplayReport.fileName).path, "the report")],
+                             reads: [(truth, "the truth"), (log, "the recording")])
             let series = try truth.map { (series: try readTruth($0, log: log, magnetic: false), file: $0) }
             printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log).description)
         }

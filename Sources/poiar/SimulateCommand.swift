@@ -43,6 +43,8 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            try checkOutputs(writes: [(out, "--out"), (truth, "--truth"), (track, "--track")],
+                             reads: [(path, "the path"), (FileManager.default.fileExists(atPath: script) ? script : nil, "the script")])
             var config = try SimulationSetup.config(script: script, waypoints: waypoints?.points, pathFile: path,
                                                     startUTC: SimulatedLogArguments.defaultStart)
             settings.apply(to: &config)

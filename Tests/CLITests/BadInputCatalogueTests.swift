@@ -193,7 +193,7 @@ enum BadInputCatalogue {
         BadInput(name: "log: an MP4 file with no more than its ftyp box",
                  make: { try put(Data([0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [UInt8](repeating: 0, count: 16)), "clip.mp4", in: $0) },
                  arguments: ["replay", "clip.mp4", "--pois", "pois.csv", "--out", "out"], location: #"clip\.mp4"#,
-                 message: "is an MP4/MOV video whose index cannot be read"),
+                 message: "is an MP4/MOV whose index (its moov box) cannot be read"),
         BadInput(name: "log: a video without GoPro telemetry (an MP4 without a gpmd track)",
                  make: { try put(minimalMP4WithoutTelemetry(), "phone.mp4", in: $0) },
                  arguments: ["replay", "phone.mp4", "--pois", "pois.csv", "--out", "out"], location: #"phone\.mp4"#,
@@ -538,7 +538,7 @@ enum BadInputCatalogue {
                      try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("etc").path, withDestinationPath: "/etc")
                  }, arguments: replay("--hfov", "60"), location: #"log\.csv \(stills\)"#, message: "the log's path \"etc\" leaves the log's folder"),
         BadInput(name: "output: --out is a file", make: logCase([]) >> { try put("", "out", in: $0) },
-                 arguments: replay(), location: #"out"#, message: "cannot create the output folder", absent: []),
+                 arguments: replay(), location: #"out"#, message: "is a file, not a folder: --out names the output folder", absent: []),
     ]
 
     static let all = logs + poiSources + stills + cameras + footage + databases + buildings + logPaths

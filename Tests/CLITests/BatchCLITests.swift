@@ -295,17 +295,21 @@ import Rendering
         try bytes.prefix(bytes.count / 2).write(to: frame)
         let m = try runPoiar(["merge", out.path, "--video"])
         #expect(m.status != 0)
-        #expect(m.stderr.contains("poiar: error: \(frame.path): "), "\(m.stderr)")
+        // Refused before the merge (every frame is probed first): the shards stay as they were,
+        // their journals too.
+        #expect(m.stderr.contains("poiar: error: \(frame.path): frame 5 is damaged"), "\(m.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("video.mp4").path))
-        #expect(leftoverTemporaries(in: out).isEmpty, "\(leftoverTemporaries(in: out))")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("frames.jsonl").path))
+        #expect(leftoverTemporaries(in: out).filter { !$0.hasPrefix(".poiar-journal") }.isEmpty, "\(leftoverTemporaries(in: out))")
         // Where the video goes cannot be written (a folder of that name): one line naming it.
         try bytes.write(to: frame)
         let blocked = out.appendingPathComponent("video.mp4")
         try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"), withIntermediateDirectories: true)
         let r = try runPoiar(["replay", log.path, "--out", out.path, "--filter", "cafe", "--size", "91x161", "--video"])
         #expect(r.status != 0)
-        #expect(r.stderr.split(separator: "\n").filter { $0.hasPrefix("poiar: error:") } == ["poiar: error: \(blocked.path): cannot write: Is a directory"], "\(r.stderr)")
-        #expect(leftoverTemporaries(in: out).isEmpty, "\(leftoverTemporaries(in: out))")
+        // Refused before any frame is drawn (the one output gate).
+        #expect(r.stderr.split(separator: "\n").filter { $0.hasPrefix("poiar: error:") } == ["poiar: error: \(blocked.path): is a folder: --video names a file"], "\(r.stderr)")
+        #expect(leftoverTemporaries(in: out).filter { !$0.hasPrefix(".poiar-journal") }.isEmpty, "\(leftoverTemporaries(in: out))")
         // The odd size is padded to even, and the video is complete once it can be written.
         try FileManager.default.removeItem(at: blocked)
         #expect(try runPoiar(["replay", log.path, "--out", out.path, "--filter", "cafe", "--size", "91x161", "--video"]).status == 0)

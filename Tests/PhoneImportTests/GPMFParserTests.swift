@@ -71,6 +71,17 @@ enum KLV {
         #expect("\(e)".contains("SCAL has 2 divisors for ACCL's 3 elements"), "\(e)")
     }
 
+    /// A divisor of 0 (one for all elements, or one of three) is refused, naming the stream:
+    /// the raw integers are never used as if they were scaled.
+    @Test func aZeroDivisorIsRefused() throws {
+        for scale in [[0], [10, 0, 1000]] {
+            let items = try GPMFParser.parse(accelPayload(scale: scale), file: file, payload: payload)
+            let e = try #require(throws: (any Error).self) { try GPMFPayloadStreams.read(items, keys: ["ACCL"], file: file, payload: payload) }
+            #expect("\(e)".hasPrefix("clip.mp4: GPMF payload 1 (at 0.000 s), byte "), "\(e)")
+            #expect("\(e)".contains("SCAL divisor \(scale.count == 1 ? 1 : 2) of ACCL is 0.0: its samples cannot be scaled"), "\(e)")
+        }
+    }
+
     @Test func everyBasicType() throws {
         let bytes = KLV.nest("STRM", [
             KLV.item("VALb", "b", size: 1, count: 2, [0xFF, 0x7F]),

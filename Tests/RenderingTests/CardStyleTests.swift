@@ -24,6 +24,20 @@ struct CardStyleTests {
         #expect(style.nameFont.width(of: layout.name) <= style.maxTextWidth)
     }
 
+    /// A name of 10 MB (from a database made before import cut names) is laid out as a name
+    /// that just overflows the card: the same text, measured no further than the card is wide.
+    @Test("a 10 MB name is cut as fast as a long one")
+    func aHugeNameIsMeasuredOnlyAsFarAsItCanShow() throws {
+        let style = try CardStyle(imageWidth: 1280, imageHeight: 720)
+        let long = String(repeating: "Kappeli ", count: 200)
+        let huge = String(repeating: "Kappeli ", count: 1_250_000)
+        let start = Date()
+        let cut = style.cardLayout(name: huge, detail: "85 m")
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(cut.name == style.cardLayout(name: long, detail: "85 m").name)
+        #expect(cut.name.hasSuffix("…"))
+    }
+
     @Test("sizes are whole pixels and scale with the image")
     func scaling() throws {
         let small = try CardStyle(imageWidth: 1280, imageHeight: 720)

@@ -42,3 +42,39 @@ public func minimalMP4WithoutTelemetry() -> Data {
     let mdat = box("mdat", [UInt8](repeating: 0, count: samples * bytesPerSample))
     return Data(ftyp + moov(offset) + mdat)
 }
+
+/// `data` (an MP4 whose boxes are ftyp, …, mdat, moov, as a GoPro writes them) with its index
+/// (moov) moved to the front, before mdat, and every chunk offset (`stco`, `co64`) moved on by
+/// moov's size: the layout of a "fast start" file, whose index survives when its end is cut off.
+public func indexFirstMP4(_ data: Data) -> Data {
+    let bytes = [UInt8](data)
+    func be(_ at: Int, _ width: Int) -> Int { (0..<width).reduce(0) { $0 << 8 | Int(bytes[at + $1]) } }
+    var boxes: [(type: String, range: Range<Int>)] = []
+    var i = 0
+    while i + 8 <= bytes.count {
+        let size = be(i, 4)
+        boxes.append((String(decoding: bytes[i + 4..<i + 8], as: UTF8.self), i..<i + size))
+        i += size
+    }
+    guard let moovRange = boxes.first(where: { $0.type == "moov" })?.range else { return data }
+    var moov = Array(bytes[moovRange])
+    let shift = moov.count
+    for (tag, width) in [("stco", 4), ("co64", 8)] {
+        var j = 0
+        while j < moov.count - 4, let found = (j..<moov.count - 4).first(where: { moov[$0..<$0 + 4].elementsEqual(tag.utf8) }) {
+            let count = (0..<4).reduce(0) { $0 << 8 | Int(moov[found + 8 + $1]) }
+            for k in 0..<count {
+                let at = found + 12 + width * k
+                let value = (0..<width).reduce(0) { $0 << 8 | Int(moov[at + $1]) } + shift
+                for b in 0..<width { moov[at + b] = UInt8(truncatingIfNeeded: value >> (8 * (width - 1 - b))) }
+            }
+            j = found + 12 + width * count
+        }
+    }
+    var out: [UInt8] = []
+    for box in boxes where box.type != "moov" {
+        out += bytes[box.range]
+        if box.type == "ftyp" { out += moov }
+    }
+    return Data(out)
+}

@@ -100,6 +100,10 @@ public struct GPMFPayloadStreams: Sendable {
             return s
         }
         let scale = GPMFScale(divisors: try scal.samples(file: file, payload: payload).flatMap { $0 })
+        // Unscaled integers would pass for readings thousands of times too large.
+        if let bad = scale.unusable {
+            throw InputError(file: file, "\(payload), byte \(scal.offset): SCAL divisor \(bad.index + 1) of \(item.key) is \(bad.value): its samples cannot be scaled to units (the telemetry is damaged)")
+        }
         s.samples = try raw.map { sample in
             guard let scaled = scale.apply(sample) else {
                 throw InputError(file: file, "\(payload), byte \(scal.offset): SCAL has \(scale.divisors.count) divisors for \(item.key)'s \(sample.count) elements (one, or one per element)")

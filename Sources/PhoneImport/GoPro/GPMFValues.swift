@@ -109,13 +109,15 @@ public struct GPMFScale: Sendable, Equatable {
 
     public init(divisors: [Double]) { self.divisors = divisors }
 
-    /// Each element of `sample` divided by its divisor (one divisor: all; a zero divisor: 1);
-    /// nil when there are several divisors and not one per element.
+    /// Each element of `sample` divided by its divisor (one divisor: all); nil when there are
+    /// several divisors and not one per element.
     public func apply(_ sample: [Double]) -> [Double]? {
         if divisors.count > 1 && divisors.count != sample.count { return nil }
-        return sample.enumerated().map { i, v in
-            let d = divisors.count == 1 ? divisors[0] : divisors[i]
-            return d == 0 ? v : v / d
-        }
+        return sample.enumerated().map { i, v in v / (divisors.count == 1 ? divisors[0] : divisors[i]) }
+    }
+
+    /// The first divisor that scales nothing (0, or not a finite number), and its index.
+    public var unusable: (index: Int, value: Double)? {
+        divisors.enumerated().first { !$0.element.isFinite || $0.element == 0 }.map { ($0.offset, $0.element) }
     }
 }

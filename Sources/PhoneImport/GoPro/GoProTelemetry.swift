@@ -34,16 +34,8 @@ struct GoProTelemetry {
     /// clip loses its index), no `gpmd` track, a payload without a time or out of order, a
     /// damaged payload (naming it and the byte).
     static func read(path: String) throws -> GoProTelemetry {
-        let media: MediaFile
-        do {
-            media = try MediaFile(path: path)
-        } catch let e as InputError {
-            // MediaFile says "not a video file libavformat can read (End of file)": the reason inside.
-            let m = e.message
-            var reason = m
-            if let open = m.firstIndex(of: "("), let close = m.lastIndex(of: ")"), open < close { reason = String(m[m.index(after: open)..<close]) }
-            throw InputError(file: path, "is an MP4/MOV video whose index cannot be read (\(reason)): is it truncated? A GoPro keeps the index (the moov box) at the end of the clip, so a copy cut short cannot be read")
-        }
+        // MediaFile's errors say what is wrong with the file (no index, cut short, a pipe).
+        let media = try MediaFile(path: path)
         guard let track = media.stream(tagged: "gpmd") else { throw InputError(file: path, noTrack) }
         var payloads: [Payload] = []
         var previous: Double?

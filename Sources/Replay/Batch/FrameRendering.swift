@@ -42,7 +42,7 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                     if let decoded = jobs[i].background { return .still(decoded) }
                     guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
                     do { return .still(try loadStill(url, maxPixels: context.maxStillPixels)) } catch let e as InputError {
-                        throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine)
+                        throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine, time: record.time)
                     }
                 }
                 context.tally.addDrawing(nanoseconds: DispatchTime.now().uptimeNanoseconds - drawStart)

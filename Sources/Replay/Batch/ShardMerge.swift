@@ -2,6 +2,7 @@ import Foundation
 import Frames
 import Manifest
 import POIARCore
+import Rendering
 
 extension ReplayOptions {
     /// What a frame's pixels depend on besides its manifest line: every option except where
@@ -137,6 +138,10 @@ public enum ShardMerge {
             let image = dir.appendingPathComponent(FrameRecord.imageName(index: k))
             guard FileManager.default.fileExists(atPath: image.path) else {
                 throw InputError(file: image.path, "frame \(k) is missing: its shard (\(k - 1) % \(n) = \((k - 1) % n)) did not write it here; copy it into \(dir.path) or rerun that shard")
+            }
+            // Whole (chunks to IEND), as a copy from another machine may not be.
+            do { _ = try probeStill(image, maxPixels: Int.max) } catch let e as InputError {
+                throw InputError(file: image.path, "frame \(k) is damaged (\(e.message)): copy it again or rerun shard \((k - 1) % n)/\(n)")
             }
             if k == 1 {
                 firstTime = head.time

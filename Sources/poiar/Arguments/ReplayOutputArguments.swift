@@ -61,6 +61,7 @@ struct ReplayOutputArguments: ParsableArguments {
         options.overlay.mapConeInterval = mapEvery.value
         options.mcap = mcap.map { URL(fileURLWithPath: $0) }
         options.mcapImages = mcapImages
+        options.truthPath = truth
     }
 }
 

@@ -43,6 +43,11 @@ struct CSVColumnMap: CheckedArgument {
             guard CSVImporter.columns.contains(name.lowercased()) else {
                 throw RefusedValue("\"\(name)\" is not one of poiar's CSV columns (\(CSVImporter.columns.joined(separator: ", ")))")
             }
+            guard map[name.lowercased()] == nil else { throw RefusedValue("\(name.lowercased()) is given twice") }
+            // One file column read as two of poiar's (lat=Y,lon=Y) would put every POI on a diagonal.
+            if let other = map.first(where: { $0.value.lowercased() == column.lowercased() }) {
+                throw RefusedValue("column \"\(column)\" is given for both \(other.key) and \(name.lowercased()): each of poiar's columns needs its own")
+            }
             map[name.lowercased()] = column
         }
         self.map = map
