@@ -116,3 +116,14 @@ private final class Counter: @unchecked Sendable {
         return n
     }
 }
+
+/// The shared rule for tests that need something from outside the repository.
+@Suite struct RequiredUnderCITests {
+    @Test func aMissingNeedFailsTheCheckAndSkipsOnlyOutsideCI() throws {
+        let missing = RequiredUnderCI(missing: "no such program")
+        #expect(throws: RequiredUnderCI.Missing.self) { try missing.check() }
+        #expect(throws: Never.self) { try RequiredUnderCI(missing: nil).check() }
+        #expect(FuzzCorpus.folder.lastPathComponent == "fuzz")
+        #expect(SharedData.required("no-such-folder-here").missing == "../shared/data/no-such-folder-here beside the repository")
+    }
+}
