@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Frames", "Replay", "Manifest"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Frames", "Replay", "Manifest", "Footage", "Rendering"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.

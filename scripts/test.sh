@@ -11,7 +11,9 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-bash scripts/install-deps.sh chromium  # the tests load report.html in headless Chromium (ReportCLITests)
+# The tests load report.html in headless Chromium (ReportCLITests) and read MCAP files back
+# with Foxglove's reader from PyPI, in a venv (MCAPCLITests: python3 -m venv needs python3-venv).
+bash scripts/install-deps.sh chromium python3-venv
 
 # Everything the build and the run write to the temp folder (the tests' folders, poiar's
 # caches for read-only sources, SwiftPM's and the compiler's scratch folders) goes into one

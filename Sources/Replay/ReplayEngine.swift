@@ -19,8 +19,9 @@ import SensorLog
 ///     phone's camera as it was held), and the one per-frame path built (`FramePipeline`);
 ///  4. `annotateAndRender`: per frame, the pipeline's record (the manifest line) and, in
 ///     parallel with `jobs`, its PNG written atomically, a chunk at a time;
-///  5. `finish`: the map, frames.jsonl last (its presence means every frame is complete), the
-///     journal closed, stale frames removed, the contact sheet and video.
+///  5. `finish`: the map, the video (encoded as the frames were drawn) completed, frames.jsonl
+///     last (its presence means every frame is complete), the journal closed, stale frames
+///     removed, the contact sheet.
 public final class ReplayEngine {
     public let options: ReplayOptions
     public var notice: @Sendable (String) -> Void
@@ -55,12 +56,13 @@ public final class ReplayEngine {
         let fused = try fuse(prepared)
         let frames = try settleFrames(prepared, fused)
         let written = try annotateAndRender(prepared, fused, frames)
+        defer { written.video?.cancel() }  // when finish fails: no video, and its encoder stopped
         let mcap = try finish(prepared, fused, frames, written)
         let counts = written.tally.current
         return ReplaySummary(frames: fused.frames.count, outputDir: written.outDir, seconds: Date().timeIntervalSince(start),
                              north: prepared.north, rejectedFixes: fused.track.rejectedCount, stats: written.stats.summary,
                              outcomes: written.outcomes, labels: written.labels, drawingSeconds: written.tally.drawingSeconds, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
-                             manifestName: written.manifestName, mcap: mcap)
+                             manifestName: written.manifestName, mcap: mcap, pngFrames: options.batch.writesFrames)
     }
 
     // MARK: - 1. Prepare
@@ -222,6 +224,8 @@ public final class ReplayEngine {
         var stats: CalmStats
         var outcomes: FrameOutcomes
         var labels = LabelCounts()
+        /// `--video`: the frames' video, encoded as they are drawn.
+        var video: VideoStream?
     }
 
     /// Annotates, renders and lists the frames a chunk at a time, so memory does not grow with
@@ -247,9 +251,19 @@ public final class ReplayEngine {
                               fingerprint: FNV1a64(), stats: CalmStats(), outcomes: FrameOutcomes(radius: options.radius))
         let settingsKey = options.renderSettingsKey
         written.fingerprint.add(settingsKey)
+        // The video takes the frames in order, so a shard (some of the frames) has none: its
+        // video is made by `poiar merge`. A window of two frames per render thread keeps the
+        // workers from waiting on one slow frame.
+        if let video = prepared.video, batch.shard == nil {
+            let rate = VideoEncoder.frameRate(count: total, firstTime: fused.frames[0].time,
+                                              lastTime: fused.frames[total - 1].time, fallback: options.fps)
+            written.video = try video.start(dir: outDir, frameRate: rate, window: 2 * max(1, options.jobs))
+        }
+        let resume = batch.resume && batch.writesFrames
         let context = RenderContext(pipeline: frames.pipeline, threads: options.jobs, maxStillPixels: options.overlay.maxStillPixels,
                                     outDir: outDir, journal: written.journal, pngCompressionLevel: options.pngCompressionLevel,
-                                    logPath: options.logPath, tally: written.tally)
+                                    logPath: options.logPath, tally: written.tally, video: written.video,
+                                    writesFrames: batch.writesFrames)
         var sequence = FrameSequence(calm: options.calm, flatMap: options.flatMap)
         var pending: PendingRender?
         // The pending chunk's frames, for the MCAP file once their images are written.
@@ -284,9 +298,13 @@ public final class ReplayEngine {
                     try written.manifest.write(line)
                     if prepared.mcap != nil { records.append(record) }
                     let key = FNV1a64.hex(settingsKey, line)
-                    if batch.resume && written.journal.isComplete(frame: record.index, key: key) {
+                    if resume && written.journal.isComplete(frame: record.index, key: key) {
                         written.journal.keep(frame: record.index)
                         written.tally.add(rendered: false)
+                        // The video needs every frame, in order: a kept one is read back.
+                        if written.video != nil {
+                            work.append(FrameJob(record: record, still: nil, background: nil, key: key, keptForVideo: true))
+                        }
                     } else {
                         // A video's frames are decoded here, in order, on this one thread.
                         let decoded = try frame.footage.flatMap {
@@ -303,6 +321,7 @@ public final class ReplayEngine {
             try pending?.wait()
             try export(pendingRecords)
         } catch {
+            written.video?.cancel()  // lets go of workers waiting to hand it a frame
             try pending?.wait()
             throw error
         }
@@ -327,20 +346,19 @@ public final class ReplayEngine {
                                options: options, to: outDir.appendingPathComponent("map.png"))
         }
         let mcap = try prepared.mcap?.finish()
+        // The video before the manifest, whose presence means everything is written.
+        try written.video?.finish(count: total)
         try written.manifest.commit()
         try written.journal.finish(shard: batch.shard)
         guard batch.shard == nil else { return mcap }
-        ShardMerge.removeFrames(in: outDir, above: total)
+        // Frames of an earlier, longer run; with --no-frames every frame file (they would not
+        // match this frames.jsonl).
+        ShardMerge.removeFrames(in: outDir, above: batch.writesFrames ? total : 0)
         ShardMerge.removeShardManifests(in: outDir)
         if let n = batch.contactSheetEvery {
             let shown = ContactSheetWriter.frames(total: total, every: n).map { ($0, fused.frames[$0 - 1].time) }
             try ContactSheetWriter.write(dir: outDir, frames: shown, frameWidth: camera.width, frameHeight: camera.height,
                                          fontPath: options.fontPath, pngCompressionLevel: options.pngCompressionLevel)
-        }
-        if let video = prepared.video {
-            try video.encode(dir: outDir, frameCount: total,
-                             frameRate: VideoEncoder.frameRate(count: total, firstTime: fused.frames[0].time,
-                                                               lastTime: fused.frames[total - 1].time, fallback: options.fps))
         }
         return mcap
     }

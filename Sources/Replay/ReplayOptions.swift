@@ -102,6 +102,8 @@ public struct ReplaySummary: Sendable {
     public var manifestName: String
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
+    /// The frames written as PNG files (false with `--no-frames`: in the video only).
+    public var pngFrames = true
 }
 
 

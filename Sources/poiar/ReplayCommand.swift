@@ -33,6 +33,9 @@ struct ReplayCommand: ParsableCommand {
             if output.mcap != nil { throw ValidationError("--mcap: a shard has only some of the frames: write the MCAP file from a run without --shard") }
             if output.report { throw ValidationError("--report: a shard has only some of the frames: run poiar report OUT after poiar merge") }
         }
+        if output.noFrames && batch.resume {
+            throw ValidationError("--resume: keeps the frame files of an interrupted run, which --no-frames does not write")
+        }
         if poiFetch.fetch && poi.pois == nil {
             throw ValidationError("--fetch: give --pois DB, the poiar database to fetch the POIs into (created if missing)")
         }

@@ -36,9 +36,11 @@ import Rendering
 
     // MARK: resume
 
+    /// With --video: the killed run's video (a hidden temporary) is removed, and the resumed
+    /// run's, whose kept frames are read back from their PNGs, is the unbroken run's, byte for byte.
     @Test func resumeAfterAKilledRunGivesTheUnbrokenRunsBytes() throws {
         let (dir, log) = try folder(try walkPrefix(seconds: 100))
-        let args = ["--filter", "cafe", "--size", "360x640", "--progress-interval", "0"]
+        let args = ["--filter", "cafe", "--size", "360x640", "--progress-interval", "0", "--video"]
         let unbroken = dir.appendingPathComponent("unbroken"), out = dir.appendingPathComponent("out")
         let r = try runPoiar(["replay", log.path, "--out", unbroken.path] + args)
         #expect(r.status == 0, "\(r.stderr)")

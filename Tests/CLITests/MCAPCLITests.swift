@@ -6,13 +6,11 @@ import Testing
 /// package from PyPI, through tools/mcap_check.py): every channel with its schema, one image
 /// and one annotation message per frame, log times never going back, CRCs valid.
 @Suite struct MCAPCLITests {
-    static let readerMissing: String? = {
-        if case .failure(let reason) = PythonTools.mcapReader { return "skipped: Foxglove's MCAP reader: \(reason)" }
-        return nil
-    }()
+    static let reader = PythonTools.mcapReaderRequired
 
     /// tools/mcap_check.py's report of `file` (and of the frames of `frames`).
     func check(_ file: URL, frames: URL? = nil) throws -> (status: Int32, report: [String: Any]) {
+        try Self.reader.check()
         let python = try PythonTools.mcapReader.get()
         var args = [packageRoot.appendingPathComponent("tools/mcap_check.py").path, file.path]
         if let frames { args += ["--frames", frames.path] }
@@ -25,7 +23,7 @@ import Testing
         report["channels"] as? [String: [String: Any]] ?? [:]
     }
 
-    @Test(.enabled(if: readerMissing == nil, Comment(rawValue: readerMissing ?? "")))
+    @Test(reader.trait)
     func replayMCAPIsReadWholeByTheReferenceReader() throws {
         let dir = try makeTempDir("poiar-mcap")
         defer { cleanUp(dir) }
@@ -71,7 +69,7 @@ import Testing
         #expect((first["texts"] as? [Any])?.count ?? -1 >= cards[0])
     }
 
-    @Test(.enabled(if: readerMissing == nil, Comment(rawValue: readerMissing ?? "")))
+    @Test(reader.trait)
     func poseMCAPHasTheRecordingWithoutFrames() throws {
         let dir = try makeTempDir("poiar-mcap")
         defer { cleanUp(dir) }
@@ -91,7 +89,7 @@ import Testing
         #expect(abs(orientation!["w"]! - q[1]) < 1e-8 && abs(orientation!["x"]! - q[2]) < 1e-8)
     }
 
-    @Test(.enabled(if: readerMissing == nil, Comment(rawValue: readerMissing ?? "")))
+    @Test(reader.trait)
     func jpegFramesAreReadAsJPEGAndSmaller() throws {
         let dir = try makeTempDir("poiar-mcap")
         defer { cleanUp(dir) }

@@ -228,9 +228,11 @@ import Testing
 
     /// Every real export in ../shared/data/phones through pose, convert, map and replay with
     /// default options: each runs, or (no location) is refused at once naming --at.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: realPhones.path),
-                   "the real phone exports are not at ../shared/data/phones beside the repository"))
+    static let realExportsRequired = SharedData.required("phones")
+
+    @Test(realExportsRequired.trait)
     func realExportsRunWithDefaultOptions() throws {
+        try Self.realExportsRequired.check()
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let exports = try FileManager.default.contentsOfDirectory(atPath: Self.realPhones.path).sorted()

@@ -156,9 +156,11 @@ import Testing
 
     /// The real exports, when ../shared/data/phones is there: the drive's gyroscope gap is
     /// reported by `pose`, and `convert` keeps the orientation rows of the other.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: realPhones.appendingPathComponent("android-orientation/Orientation.csv").path),
-                   "the real phone exports are not at ../shared/data/phones beside the repository"))
+    static let realExportsRequired = SharedData.required("phones/android-orientation/Orientation.csv", "phones/android-drive-leaf/Gyroscope.csv")
+
+    @Test(realExportsRequired.trait)
     func realExports() throws {
+        try Self.realExportsRequired.check()
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
         let drive = Self.realPhones.appendingPathComponent("android-drive-leaf").path

@@ -37,7 +37,7 @@ import Testing
         return n > 0 ? sum / Double(n) : .infinity
     }
 
-    @Test(.enabled(if: HeadlessChromium.missing == nil, Comment(rawValue: HeadlessChromium.missing ?? "")))
+    @Test(HeadlessChromium.required.trait)
     func scrubberAtAFrameShowsThatFrameInChromium() throws {
         let dir = try makeTempDir("poiar-report")
         defer { cleanUp(dir) }
@@ -82,7 +82,7 @@ import Testing
         #expect(different > 2 * same, "frame \(other) matches as well (\(different) vs \(same)): the test could not tell frames apart")
     }
 
-    @Test(.enabled(if: HeadlessChromium.missing == nil, Comment(rawValue: HeadlessChromium.missing ?? "")))
+    @Test(HeadlessChromium.required.trait)
     func missingFrameIsShownAsMissingWithoutErrors() throws {
         let dir = try makeTempDir("poiar-report")
         defer { cleanUp(dir) }

@@ -10,14 +10,8 @@ import Testing
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/fuzz")
 
-    /// The files of `Tests/Fixtures/fuzz/<target>/`; a missing or empty folder fails the test
-    /// (a loop over nothing would pass having checked nothing).
     static func inputs(_ target: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [URL] {
-        let dir = folder.appendingPathComponent(target)
-        let files = try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
-            .filter { !$0.lastPathComponent.hasPrefix(".") }.sorted { $0.path < $1.path }
-        try #require(!files.isEmpty, "no inputs in \(dir.path)", sourceLocation: sourceLocation)
-        return files
+        try FuzzCorpus.files(target, sourceLocation: sourceLocation)
     }
 
     /// Runs `parse` on `data`: valid POIs, or an `InputError` on one line that names `file`.
@@ -48,9 +42,27 @@ import Testing
 
     /// Every POI reader's finding also goes through `POIImport` as `poiar pois import` reads a
     /// file (the format told from the content, then its reader): the OSM XML ones killed it.
-    /// (The json and source targets found nothing: docs/robustness.md, "Runs and findings".)
     @Test func everyPOIFindingImportsOrGivesAnError() throws {
         for url in try Self.inputs("pbf") + Self.inputs("osmxml") {
+            Self.expectResultOrOneLineError(url.path) { try POIImport.parse(url).pois }
+        }
+    }
+
+    /// The json target's corpus (its fuzzer found nothing; the inputs are made by
+    /// tools/make_fuzz_corpora.py): each through all three JSON readers, as the target does.
+    @Test func everyJSONInputGivesPOIsOrAnError() throws {
+        for url in try Self.inputs("json") {
+            let data = try Data(contentsOf: url), name = url.lastPathComponent
+            Self.expectResultOrOneLineError(name) { try OverpassJSONImporter.parse(data, file: name, baseMap: true) }
+            Self.expectResultOrOneLineError(name) { try GeoJSONImporter.parse(data, file: name) }
+            Self.expectResultOrOneLineError(name) { try GooglePlacesImporter.parse(data, file: name) }
+        }
+    }
+
+    /// The source target's corpus: any file as `poiar pois import` reads it (gzip and bzip2
+    /// undone, the format told from the content, CSV included).
+    @Test func everySourceInputImportsOrGivesAnError() throws {
+        for url in try Self.inputs("source") {
             Self.expectResultOrOneLineError(url.path) { try POIImport.parse(url).pois }
         }
     }

@@ -60,8 +60,11 @@ let realOSMData: URL = sharedOSMData.deletingLastPathComponent().deletingLastPat
         #expect(hits.map(\.poi.id).contains("osm:node/311747780"))
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: realOSMData.appendingPathComponent("Helsinki.osm.pbf").path)))
+    static let sharedList = SharedData.required("osm/Helsinki.osm.pbf", "osm/Helsinki.cafe-restaurant.csv")
+
+    @Test(sharedList.trait)
     func matchesTheSharedCafeRestaurantList() throws {
+        try Self.sharedList.check()
         let (_, parsed) = try POIImport.parse(realOSMData.appendingPathComponent("Helsinki.osm.pbf"))
         let byID = Dictionary(uniqueKeysWithValues: parsed.pois.map { ($0.id, $0) })
         let csv = try String(contentsOf: realOSMData.appendingPathComponent("Helsinki.cafe-restaurant.csv"), encoding: .utf8)

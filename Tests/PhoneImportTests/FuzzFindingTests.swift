@@ -21,6 +21,18 @@ import Testing
         }
     }
 
+    /// The phone target's corpus (tools/make_fuzz_corpora.py): damaged exports as zips, and the
+    /// crashes below as whole exports (named by their number in docs/robustness.md), which must
+    /// be refused, not read.
+    @Test func everyPhoneInputGivesSamplesOrAnError() throws {
+        for url in try FuzzCorpus.files("phone") {
+            Self.expectResultOrOneLineError(url.path)
+            if url.lastPathComponent.first?.isNumber == true {
+                #expect(throws: InputError.self, "\(url.lastPathComponent)") { _ = try readAll(openLogSource(path: url.path)) }
+            }
+        }
+    }
+
     // MARK: Sensor Logger times (integer nanoseconds since 1970)
 
     /// The first time was rounded down to a whole second by subtracting in Int64: a time near

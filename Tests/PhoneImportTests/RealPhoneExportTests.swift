@@ -8,12 +8,12 @@ import Testing
 /// there: their licence is unstated, so they are read in place and never copied here.
 let realPhones = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/data/phones")
-let realPhonesPresent = FileManager.default.fileExists(atPath: realPhones.appendingPathComponent("android-orientation/Orientation.csv").path)
-    && FileManager.default.fileExists(atPath: realPhones.appendingPathComponent("android-drive-leaf/Gyroscope.csv").path)
-let realPhonesAbsent: Comment = "the real phone exports are not at \(realPhones.path) (../shared/data/phones beside the repository)"
+let realPhonesRequired = SharedData.required("phones/android-orientation/Orientation.csv", "phones/android-drive-leaf/Gyroscope.csv")
 
-@Suite(.enabled(if: realPhonesPresent, realPhonesAbsent))
+@Suite(realPhonesRequired.trait)
 struct RealPhoneExportTests {
+    init() throws { try realPhonesRequired.check() }
+
     /// Both open and read to the end, with notices (no Metadata.csv in either) but no error.
     @Test(arguments: ["android-drive-leaf", "android-orientation"])
     func opens(_ name: String) throws {

@@ -294,7 +294,8 @@ struct FixedSizing: LabelSizing {
             let shown = calm.filter(\.visible)
             for i in shown.indices {
                 let b = shown[i].box!
-                #expect(b.minY >= 0 && b.minX >= -b.width && b.maxX <= 1000 + b.width)
+                // Every visible box lies on the 1000×800 image (cards are kept off its edges).
+                #expect(b.minX >= 0 && b.maxX <= 1000 && b.minY >= 0 && b.maxY <= 800, "\(shown[i].id): \(b)")
                 for j in shown.indices where j > i { #expect(!b.intersects(shown[j].box!)) }
             }
             for r in calm where r.visible {

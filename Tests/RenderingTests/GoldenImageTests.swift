@@ -50,6 +50,40 @@ struct GoldenImageTests {
         try Golden.compare(try renderFrame(frame, style: style), "cards-640x360.png")
     }
 
+    /// The tolerance lets a rasteriser's shades and one-pixel shifts pass, but not what a
+    /// reader of the frame would miss: one leader line gone, or one card.
+    @Test("a missing leader or card fails the golden comparison; a one-pixel shift passes")
+    func missingLeaderOrCardFails() throws {
+        let (frame, style) = try cardScene(width: 640, height: 360)
+        let golden = try loadStill(Golden.folder.appendingPathComponent("cards-640x360.png"))
+        let whole = try renderFrame(frame, style: style)
+        #expect(GoldenImage.difference(whole, golden).far <= GoldenImage.allowedPixels)
+        // In the golden scene a column's three leaders run down one line; here each card gets
+        // an anchor of its own, so each leader is a line of its own below the lowest card.
+        var spread = frame
+        for k in spread.cards.indices { spread.cards[k].anchor!.x += Double(k) * 6 }
+        let reference = try renderFrame(spread, style: style)
+        for k in spread.cards.indices {
+            var noLeader = spread
+            noLeader.cards[k].anchor = nil
+            let far = GoldenImage.difference(try renderFrame(noLeader, style: style), reference).far
+            // (The old rule, 0.2 % of the pixels — 460 here — let every one of these pass.)
+            #expect(far > GoldenImage.allowedPixels, "card \(k) without its leader: \(far) pixels differ")
+            var noCard = spread
+            noCard.cards.remove(at: k)
+            #expect(GoldenImage.difference(try renderFrame(noCard, style: style), reference).far > 1000)
+        }
+        // The whole frame one pixel to the right (its first column repeated): every edge moved
+        // by a pixel, as a different rasteriser might; only the first column may differ.
+        var shifted = whole
+        for y in 0..<whole.height {
+            for x in stride(from: whole.width - 1, to: 0, by: -1) {
+                for c in 0..<4 { shifted.pixels[(y * whole.width + x) * 4 + c] = whole.pixels[(y * whole.width + x - 1) * 4 + c] }
+            }
+        }
+        #expect(GoldenImage.difference(shifted, golden).far <= whole.height)
+    }
+
     @Test("cards scale with the image: at 1280×720 they are the 640×360 ones at twice the size")
     func cardsScale() throws {
         let (small, smallStyle) = try cardScene(width: 640, height: 360)

@@ -139,11 +139,13 @@ struct RenderFrameTests {
         #expect(HorizonGeometry.upNormal(Point2(5, 10), Point2(5, 0)) == Point2(-1, 0))
     }
 
-    /// Renders a sample over a Lund still when POIAR_RENDERING_SAMPLE names an output
-    /// file (for looking at, not checked): POIAR_RENDERING_SAMPLE=/tmp/rendering-sample.png
-    @Test("sample frame", .enabled(if: ProcessInfo.processInfo.environment["POIAR_RENDERING_SAMPLE"] != nil))
+    /// Six cards over a Lund still: each card covers the photograph in its box, and the photograph
+    /// is untouched away from the cards. With POIAR_RENDERING_SAMPLE naming a file, the frame is
+    /// also written there to look at (and the synthetic one beside it):
+    /// POIAR_RENDERING_SAMPLE=/tmp/rendering-sample.png
+    @Test("sample frame")
     func sample() throws {
-        let output = URL(fileURLWithPath: ProcessInfo.processInfo.environment["POIAR_RENDERING_SAMPLE"]!)
+        let output = ProcessInfo.processInfo.environment["POIAR_RENDERING_SAMPLE"].map { URL(fileURLWithPath: $0) }
         let still = try loadStill(TestPaths.lundStill)
         let (width, height) = (still.width, still.height)
         let style = try CardStyle(imageWidth: width, imageHeight: height)
@@ -163,7 +165,22 @@ struct RenderFrameTests {
         }
         let frame = FrameDrawing(width: width, height: height, background: .still(still), cards: cards,
                                  attribution: "© OpenStreetMap contributors")
-        try writePNG(try renderFrame(frame, style: style), to: output)
+        let image = try renderFrame(frame, style: style)
+        for card in cards {
+            var total = 0, n = 0
+            for y in Int(card.box.minY) + 2..<Int(card.box.maxY) - 2 {
+                for x in Int(card.box.minX) + 2..<Int(card.box.maxX) - 2 {
+                    let a = image.pixel(x: x, y: y), b = still.pixel(x: x, y: y)
+                    total += abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
+                    n += 3
+                }
+            }
+            #expect(Double(total) / Double(n) > 20, "\(card.name): the card does not cover the still")
+        }
+        let corner = image.pixel(x: width - 2, y: 1), photo = still.pixel(x: width - 2, y: 1)
+        #expect(abs(Int(corner.r) - Int(photo.r)) <= 2 && abs(Int(corner.g) - Int(photo.g)) <= 2, "the still changed away from the cards: \(corner), \(photo)")
+        guard let output else { return }  // nothing to write: the checks above are the test
+        try writePNG(image, to: output)
         let synthetic = FrameDrawing(width: 1280, height: 720,
                                      background: .synthetic(horizon: (Point2(0, 420), Point2(1280, 330)),
                                                             skyAbove: true),

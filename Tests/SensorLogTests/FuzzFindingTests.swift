@@ -6,6 +6,25 @@ import Testing
 /// The limits added to the poiar-log/1 reader with the log fuzz target, which found nothing
 /// itself (docs/robustness.md, "Fuzzing").
 @Suite struct SensorLogFuzzFindingTests {
+    /// The log target's corpus (tools/make_fuzz_corpora.py): records, or a one-line
+    /// `InputError` naming the file.
+    @Test func everyLogInputGivesRecordsOrAnError() throws {
+        var refused = 0
+        for url in try FuzzCorpus.files("log") {
+            do {
+                _ = try readAll(url.path, onNotice: { _ in })
+            } catch let error as InputError {
+                refused += 1
+                #expect(!error.description.contains { $0.isNewline }, "\(error)")
+                #expect(error.description.hasPrefix(url.path), "\(error)")
+            } catch {
+                Issue.record("\(url.lastPathComponent): not an InputError: \(error)")
+            }
+        }
+        // They are broken logs: most are refused (some are read with notices).
+        #expect(refused >= 10, "only \(refused) refused")
+    }
+
     /// A log whose time column does not advance kept every row in the reorder window: memory
     /// grew with the file. The window now holds at most `maxRowsInWindow` rows.
     @Test func aTimeColumnThatDoesNotAdvanceIsRefusedBeforeMemoryFills() throws {

@@ -4,12 +4,13 @@ import Foundation
 /// page's DOM after its scripts ran, its console, and a screenshot. Its profile and temporary
 /// files go into the test run's temporary root.
 public enum HeadlessChromium {
-    /// The browser, or nil (the tests that need it are skipped, saying so).
+    /// The browser, or nil (the tests that need it are skipped, saying so, or fail under CI).
     public static let executable: String? = ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    public static let missing: String? = executable == nil
-        ? "skipped: no headless Chromium (Debian's chromium package; scripts/test.sh installs it)" : nil
+    /// What the tests that load a page need.
+    public static let required = RequiredUnderCI(missing: executable == nil
+        ? "no headless Chromium (Debian's chromium package; scripts/test.sh installs it)" : nil)
 
     public struct Result {
         public var status: Int32
@@ -24,6 +25,7 @@ public enum HeadlessChromium {
     /// settle (5 s of virtual time), and with `screenshot` writes a PNG of the window, else
     /// prints the DOM.
     public static func load(_ url: URL, width: Int = 1400, height: Int = 1000, screenshot: URL? = nil) throws -> Result {
+        try required.check()
         // Chromium puts a socket in its temporary folder, whose path must be short (a Unix
         // socket's is at most 107 bytes): a short-named folder in the system temp folder (the
         // test run's own under scripts/test.sh), removed when done.

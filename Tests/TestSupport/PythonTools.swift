@@ -5,9 +5,16 @@ import Foundation
 /// never committed and a clean clone makes it anew), made once per test process and kept
 /// between runs.
 public enum PythonTools {
-    /// The venv's python with Foxglove's MCAP reader, or why there is none (no python3, or PyPI
-    /// unreachable: tests that need it are skipped with this reason).
+    /// The venv's python with Foxglove's MCAP reader, or why there is none (no python3 or
+    /// python3-venv, or PyPI unreachable: tests that need it are skipped with this reason, or
+    /// fail under CI; scripts/test.sh installs python3-venv).
     public static let mcapReader: Result<URL, SkipReason> = venv(packages: ["mcap==1.6.0"], importing: "mcap")
+
+    /// What the tests that read poiar's MCAP files back need.
+    public static let mcapReaderRequired: RequiredUnderCI = {
+        if case .failure(let reason) = mcapReader { return RequiredUnderCI(missing: "Foxglove's MCAP reader: \(reason)") }
+        return RequiredUnderCI(missing: nil)
+    }()
 
     public struct SkipReason: Error, CustomStringConvertible {
         public var description: String

@@ -7,8 +7,10 @@ public struct BatchOptions: Sendable {
     /// Output size factor applied to the camera after it is resolved (stills, `--size`):
     /// the frames, the manifest's camera and every pixel position are at this scale.
     public var scale = 1.0
-    /// Encode `video.mp4` in the output folder from the frames (`VideoEncoder`).
+    /// Encode `video.mp4` in the output folder from the frames as they are drawn (`VideoEncoder`).
     public var video = false
+    /// Write each frame's PNG file (`--no-frames`: false, the frames go to the video only).
+    public var writesFrames = true
     /// Write `contact-sheet.png`: thumbnails of frames 1, 1 + N, 1 + 2N, ….
     public var contactSheetEvery: Int?
     /// Skip frames that an earlier run with the same settings completed (the render journal).
@@ -79,9 +81,13 @@ public struct ShardSpec: Sendable, Equatable, Hashable, CustomStringConvertible 
 }
 
 extension ReplaySummary {
-    /// The closing line of `poiar replay`: "wrote 446 frames and frames.jsonl to DIR in 9.81 s".
+    /// The closing line of `poiar replay`: "wrote 446 frames and frames.jsonl to DIR in 9.81 s"
+    /// ("wrote video.mp4 (446 frames) and frames.jsonl …" with `--no-frames`).
     public var report: String {
         let own = rendered + skipped
+        guard pngFrames else {
+            return "wrote \(VideoEncoder.fileName) (\(rendered) frames) and \(manifestName) to \(outputDir.path) in \(String(format: "%.2f", seconds)) s"
+        }
         var what = own == frames ? "\(rendered) frames" : "\(rendered) of \(frames) frames"
         if skipped > 0 { what += " (\(skipped) already complete, kept)" }
         return "wrote \(what) and \(manifestName) to \(outputDir.path) in \(String(format: "%.2f", seconds)) s"

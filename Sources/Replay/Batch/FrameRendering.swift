@@ -17,6 +17,10 @@ struct RenderContext: Sendable {
     /// The log, named in a still's error with the line that asked for it.
     var logPath: String
     var tally: RenderTally
+    /// `--video`: each frame's pixels go here too, as soon as they are drawn.
+    var video: VideoStream?
+    /// False with `--no-frames`: the frames go to the video only (no PNG, no journal).
+    var writesFrames = true
 }
 
 /// A frame to draw: its record, still (or decoded video frame) and render-journal key.
@@ -26,6 +30,8 @@ struct FrameJob: Sendable {
     /// A video frame, decoded in order before the job is handed out.
     var background: RasterImage?
     var key: String
+    /// A frame `--resume` keeps, in the list only for the video: its PNG is read back for it.
+    var keptForVideo = false
 }
 
 /// Renders `jobs` on `context.threads` threads, each PNG written atomically and noted in the
@@ -36,7 +42,12 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
         while let i = work.next() {
             do {
                 let record = jobs[i].record
-                try context.journal.willWrite(frame: record.index)
+                let file = context.outDir.appendingPathComponent(record.image)
+                if jobs[i].keptForVideo {
+                    try context.video?.add(frame: record.index, try loadStill(file))
+                    continue
+                }
+                if context.writesFrames { try context.journal.willWrite(frame: record.index) }
                 let drawStart = DispatchTime.now().uptimeNanoseconds
                 let image = try context.pipeline.draw(record) {
                     if let decoded = jobs[i].background { return .still(decoded) }
@@ -46,11 +57,17 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                     }
                 }
                 context.tally.addDrawing(nanoseconds: DispatchTime.now().uptimeNanoseconds - drawStart)
-                try writePNG(image, to: context.outDir.appendingPathComponent(record.image), compressionLevel: context.pngCompressionLevel)
-                try context.journal.didWrite(frame: record.index, key: jobs[i].key)
+                if context.writesFrames {
+                    try writePNG(image, to: file, compressionLevel: context.pngCompressionLevel)
+                    try context.journal.didWrite(frame: record.index, key: jobs[i].key)
+                }
+                try context.video?.add(frame: record.index, image)
                 context.tally.add(rendered: true)
             } catch {
                 work.fail(error, at: i)
+                // The run stops, and this frame will not reach the video: workers waiting to
+                // hand theirs over are let go.
+                context.video?.cancel()
             }
         }
     }

@@ -141,13 +141,15 @@ final class RenderJournal: @unchecked Sendable {
     }
 
     /// Hidden temporary files a killed run of the same shard (or plain run) left: its
-    /// manifest's, its journal's and those of its frames. Other shards' are theirs.
+    /// manifest's, its journal's, its video's (a plain run's) and those of its frames. Other
+    /// shards' are theirs.
     static func removeLeftoverTemporaries(in dir: URL, shard: ShardSpec?, manifestName: String) {
         let journalName = shard?.journalName ?? fileName
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             let body = name.dropFirst()
             var ours = body.hasPrefix(manifestName + ".") || body.hasPrefix(journalName + ".")
+                || (shard == nil && body.hasPrefix(VideoEncoder.fileName + "."))
             if let end = body.range(of: ".png.") {
                 if let frame = frameNumber(String(body[..<end.lowerBound]) + ".png") {
                     ours = shard?.owns(frame: frame) ?? true

@@ -4,10 +4,11 @@ import Frames
 import POIARCore
 import Rendering
 
-/// `--video`: `video.mp4` from the frames on disk, read back one at a time and encoded with
-/// FFmpeg's libraries (`Footage.VideoWriter`: H.264 by libx264, MPEG-4 Part 2 when this
-/// libavcodec has no libx264), so a resumed run or a merge of shards makes the same video as
-/// one unbroken run.
+/// `--video`: `video.mp4` of the frames, encoded with FFmpeg's libraries (`Footage.VideoWriter`:
+/// H.264 by libx264, MPEG-4 Part 2 when this libavcodec has no libx264). A replay encodes its
+/// frames as they are drawn (`start`), `poiar merge` its shards' frames read back from their PNG
+/// files (`encode`), both through one `VideoStream`: the frames are lossless PNGs of the same
+/// pixels, so a resumed run or a merge of shards makes the same video as one unbroken run.
 public struct VideoEncoder: Sendable {
     public static let fileName = "video.mp4"
     public let codec: VideoWriter.Codec
@@ -33,23 +34,26 @@ public struct VideoEncoder: Sendable {
         return Double(count - 1) / (lastTime - firstTime)
     }
 
-    /// Encodes `frame_000001.png` … `frame_NNNNNN.png` of `dir` into `dir/video.mp4`, written
-    /// to a temporary file first and renamed into place when complete.
+    /// Starts `dir/video.mp4`: frames handed to the stream as they are drawn are encoded in
+    /// frame order while later ones are drawn (`VideoStream`); at most `window` of them wait.
+    func start(dir: URL, frameRate: Double, window: Int) throws -> VideoStream {
+        try VideoStream(url: dir.appendingPathComponent(VideoEncoder.fileName), frameRate: frameRate, codec: codec, window: window)
+    }
+
+    /// Encodes `frame_000001.png` … `frame_NNNNNN.png` of `dir` into `dir/video.mp4` (`poiar
+    /// merge`, whose frames other processes drew): each PNG read back in order and handed to
+    /// the same stream a replay draws into, so the two make the same bytes.
     public func encode(dir: URL, frameCount: Int, frameRate: Double) throws {
-        let output = dir.appendingPathComponent(VideoEncoder.fileName)
         guard frameCount > 0 else { return }
-        var current: VideoWriter?
-        for index in 1...frameCount {
-            let url = dir.appendingPathComponent(FrameRecord.imageName(index: index))
-            let image = try loadStill(url)
-            let writer = try current ?? VideoWriter(url: output, width: image.width, height: image.height,
-                                                    frameRate: frameRate, codec: codec)
-            current = writer
-            guard image.width == writer.width, image.height == writer.height else {
-                throw InputError(file: url.path, "is \(image.width)×\(image.height) pixels, frame 1 is \(writer.width)×\(writer.height): the frames of one video are one size")
+        let stream = try start(dir: dir, frameRate: frameRate, window: 2)
+        do {
+            for index in 1...frameCount {
+                try stream.add(frame: index, try loadStill(dir.appendingPathComponent(FrameRecord.imageName(index: index))))
             }
-            try image.pixels.withUnsafeBytes { try writer.append($0) }
+            try stream.finish(count: frameCount)
+        } catch {
+            stream.cancel()
+            throw error
         }
-        try current?.finish()
     }
 }

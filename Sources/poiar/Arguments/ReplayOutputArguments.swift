@@ -29,6 +29,10 @@ struct ReplayOutputArguments: ParsableArguments {
 
     @OptionGroup var summary: FrameSummaryArguments
 
+    @Flag(name: .customLong("no-frames"),
+          help: "With --video: write the frames into video.mp4 only, no frame_NNNNNN.png files (frames.jsonl is written as always; its image names are the frames' numbers in the video).")
+    var noFrames = false
+
     @Flag(help: "Also write map.png beside the frames: the track, the POIs and view cones (see `poiar map`).")
     var map = false
 
@@ -52,11 +56,19 @@ struct ReplayOutputArguments: ParsableArguments {
 
     func validate() throws {
         if truth != nil && !report { throw ValidationError("--truth: goes with --report (poiar evaluate scores a log's poses on their own)") }
+        if noFrames {
+            // What reads the frame files back has none to read.
+            if !summary.video { throw ValidationError("--no-frames: goes with --video (without it nothing but frames.jsonl would be written)") }
+            for (given, option) in [(summary.contactSheet != nil, "--contact-sheet"), (mcap != nil, "--mcap"), (report, "--report")] where given {
+                throw ValidationError("\(option): reads the frame files, which --no-frames does not write")
+            }
+        }
     }
 
     func apply(to options: inout ReplayOptions) {
         options.batch.scale = scale.value
         summary.apply(to: &options.batch)
+        options.batch.writesFrames = !noFrames
         options.overlay.map = map
         options.overlay.mapConeInterval = mapEvery.value
         options.mcap = mcap.map { URL(fileURLWithPath: $0) }
