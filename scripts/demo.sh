@@ -7,18 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v swift >/dev/null 2>&1; then
-  echo "demo: swift is not on PATH: install the Swift 6.3 toolchain first (swift.org/install)" >&2
-  exit 1
-fi
-
-bash scripts/install-deps.sh
-
-echo "demo: building poiar (release; the first build takes a few minutes)"
-# SwiftPM leaves empty TemporaryDirectory.* folders in the temp folder: give it one of its own.
-build_tmp="$(mktemp -d "${TMPDIR:-/tmp}/poiar-demo-build.XXXXXX")"
-trap 'rm -rf "$build_tmp"' EXIT
-TMPDIR="$build_tmp" swift build -c release --product poiar
+bash scripts/build-release.sh
 
 # Where the frames go: Output/walk/ unless --out is among the extra arguments.
 out="Output/walk"

@@ -45,13 +45,15 @@ public enum FrameOutcome: Int, CaseIterable, Sendable {
         switch self {
         case .labelled: return "with labels"
         case .mapView: return "as a map (phone pointing down)"
-        case .noPOISource: return "no POI source (--pois)"
-        case .noPOIInRange: return "no POI within \(formatDistance(radius))"
-        case .facingGround: return "camera facing the ground"
-        case .facingSky: return "camera facing the sky"
-        case .outOfView: return "POIs in range but out of view"
-        case .behindBuildings: return "POIs in view but all behind buildings (--occlusion dim or off shows them)"
-        case .hiddenByLayout: return "POIs in view but no label fitted (--max-distance, --max-stack, --max-visible)"
+        // Each follows a count of frames ("23 with every POI in view behind buildings"), so
+        // none of them may read as a count of POIs.
+        case .noPOISource: return "with no POI source (--pois)"
+        case .noPOIInRange: return "with no POI within \(formatDistance(radius))"
+        case .facingGround: return "with the camera facing the ground"
+        case .facingSky: return "with the camera facing the sky"
+        case .outOfView: return "with every POI in range out of view"
+        case .behindBuildings: return "with every POI in view behind buildings (--occlusion dim or off shows them)"
+        case .hiddenByLayout: return "with POIs in view but no label fitted (--max-distance, --max-stack, --max-visible)"
         }
     }
 }
@@ -71,7 +73,7 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
     public var total: Int { counts.reduce(0, +) }
 
     /// "446 frames: 380 with labels, 40 as a map (phone pointing down); 26 without a label: 10
-    /// no POI within 1.5 km, 16 POIs in range but out of view".
+    /// with no POI within 1.5 km, 16 with every POI in range out of view".
     public var description: String {
         var shown: [String] = []
         for o in [FrameOutcome.labelled, .mapView] where self[o] > 0 || o == .labelled {

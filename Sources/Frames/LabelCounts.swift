@@ -13,8 +13,13 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
     /// POIs shown by a cluster card.
     public private(set) var clustered = 0
     public private(set) var dots = 0
-    /// POIs in view behind a building (hidden, or dimmed with `--occlusion dim`).
+    /// POIs in view behind a building (hidden, or dimmed with `--occlusion dim`), summed over
+    /// the frames (a POI behind buildings in ten frames counts ten times).
     public private(set) var occluded = 0
+    /// The POIs in view behind a building in at least one frame, each once.
+    private var occludedPOIs = Set<String>()
+    /// POIs in view behind a building on each camera-view frame.
+    private var occludedPerFrame: [Int] = []
     /// Cards (single and cluster) on each camera-view frame.
     private var perFrame: [Int] = []
     /// Sight lines tested against buildings, and the time they took, over every frame.
@@ -35,6 +40,10 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         clustered += record.clusters.map(\.members.count).reduce(0, +)
         dots += figures.dots
         occluded += figures.occluded
+        occludedPerFrame.append(figures.occluded)
+        for a in record.annotations where LabelFigures.isBehindBuildingInView(occluded: a.occluded, anchor: a.anchor, camera: record.camera) {
+            occludedPOIs.insert(a.poi.id)
+        }
         perFrame.append(figures.cards + record.clusters.count)
     }
 
@@ -52,12 +61,22 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
     public var medianCardsPerFrame: Int { perFrame.isEmpty ? 0 : perFrame.sorted()[perFrame.count / 2] }
     public var maxCardsPerFrame: Int { perFrame.max() ?? 0 }
 
-    /// "labels: 1,285 cards (2 to 10 a frame, median 3), 2 cluster cards for 7 POIs, 40 dots; 10,591 POIs in view behind buildings".
+    /// POIs in view behind buildings in at least one frame, each counted once.
+    public var occludedPOICount: Int { occludedPOIs.count }
+
+    /// "labels: 914 cards (median 10, at most 10 a frame, cluster cards included), 52 cluster
+    /// cards for 245 POIs, 502 dots; behind buildings: 290 POIs, a median of 80 a frame". Cards
+    /// and dots are summed over the frames (each frame draws its own); POIs behind buildings are
+    /// counted once each, with how many a frame has.
     public var description: String {
         var text = "labels: \(cards) card\(cards == 1 ? "" : "s") (median \(medianCardsPerFrame), at most \(maxCardsPerFrame) a frame, cluster cards included)"
         if clusterCards > 0 { text += ", \(clusterCards) cluster card\(clusterCards == 1 ? "" : "s") for \(clustered) POIs" }
         text += ", \(dots) dot\(dots == 1 ? "" : "s")"
-        text += "; \(occluded) POI\(occluded == 1 ? "" : "s") in view behind buildings"
+        // Said only when sight lines were checked (a source without buildings checks none).
+        guard sightLines > 0 else { return text }
+        let n = occludedPOIs.count
+        let median = occludedPerFrame.isEmpty ? 0 : occludedPerFrame.sorted()[occludedPerFrame.count / 2]
+        text += "; behind buildings: \(n) POI\(n == 1 ? "" : "s"), a median of \(median) a frame"
         return text
     }
 }

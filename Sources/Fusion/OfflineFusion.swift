@@ -312,7 +312,9 @@ public struct OfflineFusion {
         let b = cal.offset
         switch cal.kind {
         case .none:
-            parts.append("magnetometer: not calibrated over the recording: \(cal.limitation ?? "no usable fit")")
+            // Said as what poiar does, not as a fault: most recordings (a walk holding the
+            // phone upright) do not turn the phone enough to calibrate, and their readings serve.
+            parts.append("magnetometer: readings used as measured (\(cal.limitation ?? "no calibration fits the recording"))")
         case .hardIron, .softIron:
             var text = String(format: "magnetometer: %@ calibrated over the recording (offset %.1f, %.1f, %.1f µT", cal.kind.rawValue, b.x, b.y, b.z)
             if let s = cal.scaledToUT { text += String(format: ", scaled to %.1f µT", s) }

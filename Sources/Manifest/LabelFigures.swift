@@ -12,8 +12,14 @@ public enum LabelFigures {
         for a in annotations {
             if a.visible { cards += 1 }
             if a.marker == .dot { dots += 1 }
-            if a.occluded == true, let anchor = a.anchor, camera.isOnImage(anchor) { occluded += 1 }
+            if isBehindBuildingInView(occluded: a.occluded, anchor: a.anchor, camera: camera) { occluded += 1 }
         }
         return (cards, dots, occluded)
+    }
+
+    /// Whether a POI counts as in view behind buildings: occluded, its anchor on the image.
+    public static func isBehindBuildingInView(occluded: Bool?, anchor: Point2?, camera: CameraIntrinsics) -> Bool {
+        guard occluded == true, let anchor else { return false }
+        return camera.isOnImage(anchor)
     }
 }

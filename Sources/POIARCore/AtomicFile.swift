@@ -9,6 +9,7 @@ import Foundation
 /// processes no longer running (`removeStaleTemporaries`).
 public enum AtomicFile {
     public static func write(_ data: Data, to url: URL) throws {
+        makeFolder(for: url)
         let tmp = temporaryURL(for: url)
         do {
             try data.write(to: tmp)
@@ -20,6 +21,13 @@ public enum AtomicFile {
             try? FileManager.default.removeItem(at: tmp)
             throw InputError(file: url.path, "cannot write: \(error.localizedDescription)")
         }
+    }
+
+    /// Creates the folder `url` goes into when it is missing, as `replay --out` does: an output
+    /// file named in a folder not made yet (`poiar pose LOG -o Output/p.csv` in a fresh clone)
+    /// is written, not refused. A folder that cannot be made is left to the write to report.
+    public static func makeFolder(for url: URL) {
+        try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
     }
 
     /// A temporary name beside `url` (same folder, so the final rename is atomic).

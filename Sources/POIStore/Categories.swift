@@ -1,3 +1,5 @@
+import POIARCore
+
 /// poiar's POI categories and how OpenStreetMap tags and Google Places types map onto them.
 ///
 /// The OSM mapping is one table, `POICategory.rules`, read top to bottom: **every** rule whose
@@ -252,6 +254,10 @@ public enum POICategoryError: Error, Equatable, Sendable, CustomStringConvertibl
         case .emptyItem(let filter):
             return "empty category in filter \"\(filter)\" \(known)"
         case .unknown(let name):
+            // A slip ("cafes") gets the word meant; the whole list only when nothing is near.
+            if let meant = NearMiss.suggestion(for: name, among: POICategory.known) {
+                return "unknown category \"\(name)\": did you mean \"\(meant)\"? (all \(POICategory.known.count): poiar pois categories)"
+            }
             return "unknown category \"\(name)\" \(known)"
         }
     }

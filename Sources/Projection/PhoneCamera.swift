@@ -81,10 +81,14 @@ public struct PhoneHolding: Sendable, Equatable {
                             upsideDownFraction: n > 0 ? Double(upsideDown) / Double(n) : 0)
     }
 
-    /// "portrait (94% of the tilt), lying flat in 12% of frames".
+    /// "portrait (94% of the frames' tilt), lying flat in 12% of frames"; mostly flat: "lying flat
+    /// in 99% of frames, else portrait (93% of the others' tilt)", so the holding is not said
+    /// of frames that lay flat.
     public var description: String {
-        var s = "\(orientation.rawValue) (\(Int((confidence * 100).rounded()))% of the frames' tilt)"
-        if flatFraction >= 0.005 { s += ", lying flat in \(Int((flatFraction * 100).rounded()))% of frames" }
+        let held = "\(orientation.rawValue) (\(Int((confidence * 100).rounded()))% of the \(flatFraction >= 0.5 ? "others'" : "frames'") tilt)"
+        let flat = "lying flat in \(Int((flatFraction * 100).rounded()))% of frames"
+        var s = flatFraction >= 0.5 ? "\(flat), else \(held)" : held
+        if flatFraction >= 0.005 && flatFraction < 0.5 { s += ", \(flat)" }
         if upsideDownFraction >= 0.05 { s += ", upside down in \(Int((upsideDownFraction * 100).rounded()))%" }
         return s
     }

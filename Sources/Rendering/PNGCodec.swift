@@ -60,6 +60,7 @@ public func writePNG(_ image: RasterImage, to url: URL, compressionLevel: Int = 
     guard image.width > 0, image.height > 0 else {
         throw RenderingError.cannotWrite(path: path, reason: "the image has no pixels")
     }
+    AtomicFile.makeFolder(for: url)
     let temporary = AtomicFile.temporaryURL(for: url).path
     let opaque = image.isOpaque
     let pixels = opaque ? image.pixels : unpremultiplied(image.pixels)

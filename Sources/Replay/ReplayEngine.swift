@@ -53,16 +53,17 @@ public final class ReplayEngine {
     public func run() throws -> ReplaySummary {
         let start = Date()
         let prepared = try prepare()
-        let fused = try fuse(prepared)
-        let frames = try settleFrames(prepared, fused)
-        let written = try annotateAndRender(prepared, fused, frames)
+        let (fused, everyFrame) = try fuse(prepared)
+        let frames = try settleFrames(prepared, fused, holdingOver: everyFrame)
+        var written = try annotateAndRender(prepared, fused, frames)
         defer { written.video?.cancel() }  // when finish fails: no video, and its encoder stopped
-        let mcap = try finish(prepared, fused, frames, written)
+        let mcap = try finish(prepared, fused, frames, &written)
         let counts = written.tally.current
         return ReplaySummary(frames: fused.frames.count, outputDir: written.outDir, seconds: Date().timeIntervalSince(start),
                              north: prepared.north, rejectedFixes: fused.track.rejectedCount, stats: written.stats.summary,
                              outcomes: written.outcomes, labels: written.labels, drawingSeconds: written.tally.drawingSeconds, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
-                             manifestName: written.manifestName, mcap: mcap, pngFrames: options.batch.writesFrames)
+                             manifestName: written.manifestName, mcap: mcap, pngFrames: options.batch.writesFrames,
+                             extras: written.extras, shard: options.batch.shard)
     }
 
     // MARK: - 1. Prepare
@@ -114,7 +115,10 @@ public final class ReplayEngine {
 
     // MARK: - 2. Fuse
 
-    func fuse(_ prepared: Prepared) throws -> FusionResult {
+    /// The pass's frames as `--from`, `--to`, `--fps` and `--every` select them, and every
+    /// frame of the pass (how the phone was held is told from all of them, so a quick look at
+    /// part of a recording has the camera of the whole).
+    func fuse(_ prepared: Prepared) throws -> (selected: FusionResult, every: [FrameEvent]) {
         var pass = FusionPass(params: options.filterParams, fps: options.fps)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
@@ -124,7 +128,7 @@ public final class ReplayEngine {
             notice(footage.offsetNotice)
             pass.footageFrames = footage.wantedFrames
         }
-        let fused = try prepared.recording.fuse(pass, notice: notice)
+        var fused = try prepared.recording.fuse(pass, notice: notice)
         if let footage = prepared.footage {
             guard !fused.frames.isEmpty else { throw footage.noOverlap(logFirst: fused.firstTime ?? 0, logLast: fused.lastTime ?? 0) }
             if fused.footageOutside > 0 {
@@ -137,9 +141,13 @@ public final class ReplayEngine {
         guard !fused.track.isEmpty else {
             throw InputError(file: options.logPath, "no usable GPS fix: cannot place the device (fixes worse than \(Int(GPSTrack.defaultMaxAccuracy)) m are not used)")
         }
+        let everyFrame = fused.frames
+        let selected = try options.selection.apply(to: fused, logPath: options.logPath)
+        fused = selected.result
+        selected.notice.map(notice)
         if let n = options.batch.contactSheetEvery { try ContactSheetWriter.check(total: fused.frames.count, every: n) }
         try prepared.mcap?.start(track: fused.track, samples: try prepared.recording.recording.secondReading())
-        return fused
+        return (fused, everyFrame)
     }
 
     // MARK: - 3. Settle the frames
@@ -151,7 +159,7 @@ public final class ReplayEngine {
         var pipeline: FramePipeline
     }
 
-    func settleFrames(_ prepared: Prepared, _ fused: FusionResult) throws -> SettledFrames {
+    func settleFrames(_ prepared: Prepared, _ fused: FusionResult, holdingOver everyFrame: [FrameEvent]) throws -> SettledFrames {
         let metadata = prepared.metadata
         // Stills: all must exist, inside the stills folder, and probe whole before anything is
         // written; without --size the output has the first one's size (others are scaled).
@@ -184,7 +192,7 @@ public final class ReplayEngine {
                           GoProCamera.wideHorizontalFOVDeg, camera.width, camera.height))
         } else {
             // Without a camera from the options or the log: the phone's, held as the poses show.
-            let holding = options.camera.holding(metadata: metadata, frames: fused.frames)
+            let holding = options.camera.holding(metadata: metadata, frames: everyFrame)
             camera = try options.camera.resolve(metadata: metadata, logFolder: prepared.logFolder, logPath: options.logPath,
                                                 stillSize: stillSize, holding: holding)
             if let holding { notice(CameraSetup.assumed(camera, holding: holding)) }
@@ -226,6 +234,8 @@ public final class ReplayEngine {
         var labels = LabelCounts()
         /// `--video`: the frames' video, encoded as they are drawn.
         var video: VideoStream?
+        /// A line per extra file written (map, contact sheet, video).
+        var extras: [String] = []
     }
 
     /// Annotates, renders and lists the frames a chunk at a time, so memory does not grow with
@@ -289,12 +299,13 @@ public final class ReplayEngine {
                                                               location: fused.track.location(at: frame.time)!, pose: frame.pose,
                                                               sequence: &sequence)
                     written.stats.add(record)
-                    written.labels.add(record)
-                    written.outcomes.add(FrameOutcome(record, hasPOISource: prepared.database != nil))
                     // This process's frames, less those a resumed run finds complete.
                     let line = record.jsonLine
                     written.fingerprint.add(line)
                     guard batch.shard?.owns(frame: record.index) ?? true else { continue }
+                    // What a shard says of the frames is of its own share.
+                    written.labels.add(record)
+                    written.outcomes.add(FrameOutcome(record, hasPOISource: prepared.database != nil))
                     try written.manifest.write(line)
                     if prepared.mcap != nil { records.append(record) }
                     let key = FNV1a64.hex(settingsKey, line)
@@ -331,7 +342,7 @@ public final class ReplayEngine {
     // MARK: - 5. Finish
 
     /// Returns what the MCAP file (`--mcap`) holds.
-    func finish(_ prepared: Prepared, _ fused: FusionResult, _ frames: SettledFrames, _ written: Written) throws -> RecordingMCAP.Summary? {
+    func finish(_ prepared: Prepared, _ fused: FusionResult, _ frames: SettledFrames, _ written: inout Written) throws -> RecordingMCAP.Summary? {
         let batch = options.batch
         let total = fused.frames.count, outDir = written.outDir
         let camera = frames.pipeline.camera
@@ -344,10 +355,14 @@ public final class ReplayEngine {
         if options.overlay.map {
             try TrackMap.write(fused: fused, db: prepared.database, baseMap: try prepared.baseMap.features(), camera: camera,
                                options: options, to: outDir.appendingPathComponent("map.png"))
+            written.extras.append("wrote map.png: the track, view cones every \(plainNumber(options.overlay.mapConeInterval)) s and the POIs \(FolderExtras.size(outDir, "map.png"))")
         }
         let mcap = try prepared.mcap?.finish()
         // The video before the manifest, whose presence means everything is written.
-        try written.video?.finish(count: total)
+        if let video = written.video {
+            try video.finish(count: total)
+            written.extras.append(video.writtenLine(count: total, size: FolderExtras.size(outDir, VideoEncoder.fileName)))
+        }
         try written.manifest.commit()
         try written.journal.finish(shard: batch.shard)
         guard batch.shard == nil else { return mcap }
@@ -355,11 +370,12 @@ public final class ReplayEngine {
         // match this frames.jsonl).
         ShardMerge.removeFrames(in: outDir, above: batch.writesFrames ? total : 0)
         ShardMerge.removeShardManifests(in: outDir)
-        if let n = batch.contactSheetEvery {
-            let shown = ContactSheetWriter.frames(total: total, every: n).map { ($0, fused.frames[$0 - 1].time) }
-            try ContactSheetWriter.write(dir: outDir, frames: shown, frameWidth: camera.width, frameHeight: camera.height,
-                                         fontPath: options.fontPath, pngCompressionLevel: options.pngCompressionLevel)
-        }
+        // The video was encoded as the frames were drawn (`written.video`); the contact sheet
+        // is made from the frame files.
+        let extras = FolderExtras(total: total, firstTime: fused.frames[0].time, lastTime: fused.frames[total - 1].time,
+                                  frameSize: (camera.width, camera.height)) { fused.frames[$0 - 1].time }
+        written.extras += try extras.write(dir: outDir, batch: batch, video: nil, fontPath: options.fontPath,
+                                           pngCompressionLevel: options.pngCompressionLevel, fps: options.fps)
         return mcap
     }
 }

@@ -27,6 +27,8 @@ public struct ReplayOptions: Sendable {
     public var radius = 1500.0
     /// Frames per second for logs without frame rows.
     public var fps = 2.0
+    /// Which of the frames are drawn (`--from`, `--to`, `--every`, `--fps` on frame rows).
+    public var selection = FrameSelection()
     /// The camera images to draw over when they are not the log's frame rows (`--footage`).
     public var footage = FootageOptions()
     public var jobs = 1
@@ -104,6 +106,10 @@ public struct ReplaySummary: Sendable {
     public var mcap: RecordingMCAP.Summary?
     /// The frames written as PNG files (false with `--no-frames`: in the video only).
     public var pngFrames = true
+    /// A line per extra file written (map, contact sheet, video).
+    public var extras: [String] = []
+    /// The shard this process drew (`--shard`): the outcomes and labels are of its frames.
+    public var shard: ShardSpec?
 }
 
 

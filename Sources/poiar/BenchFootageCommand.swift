@@ -14,7 +14,7 @@ struct BenchFootageCommand: ParsableCommand {
     @Argument(help: "The video.")
     var video: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frames encoded in parallel, 1…256.", valueName: "n"))
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("Frames encoded in parallel, 1…256.", valueName: "n"))
     var jobs: Checked<Jobs> = 1
 
     @OptionGroup var output: BenchOutputArguments

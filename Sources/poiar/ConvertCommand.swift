@@ -12,7 +12,7 @@ struct ConvertCommand: ParsableCommand {
     @Argument(help: "The recording: a Sensor Logger or phyphox export (folder or .zip), a GoPro clip (.mp4/.mov with GPMF telemetry), or a poiar-log/1 log.")
     var input: String
 
-    @Option(help: "Output poiar-log/1 CSV (written to a temporary file and renamed into place).")
+    @Option(name: .shortAndLong, help: "Output poiar-log/1 CSV (written to a temporary file and renamed into place).")
     var out: String
 
     func run() throws {

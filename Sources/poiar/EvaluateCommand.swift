@@ -38,8 +38,17 @@ struct EvaluateCommand: ParsableCommand {
     func run() throws {
         var coverageShort = false
         try reportingErrors {
-            let truthSeries = try readTruth(truth, log: log, magnetic: fusion.magnetic)
-            let poses = try estimates()
+            // LOG's north is resolved first: the truth's note advises --magnetic only when the
+            // poses are fused to true north (not when --magnetic is given, nor when the log has no
+            // position to turn magnetic north to true north with).
+            let fused = try log.map { log in
+                let recording = try Recording(path: log)
+                let north = try TrueNorth.reference(for: recording, fusion.northChoice)
+                printNotice("north: \(north.explanation)")
+                return (recording: recording, north: north)
+            }
+            let truthSeries = try readTruth(truth, log: log, magnetic: !(fused?.north.isTrueNorth ?? false))
+            let poses = try estimates(fused)
             try truthSeries.checkUsable(file: truth, against: poses.span, spanName: "the poses'")
             let score = PoseScore.score(truth: truthSeries, poses: poses, alignHeading: alignHeading)
             print(json ? score.json : score.report)
@@ -51,12 +60,9 @@ struct EvaluateCommand: ParsableCommand {
         if coverageShort { throw ExitCode(3) }
     }
 
-    /// The poses scored: `--poses`, or LOG fused.
-    func estimates() throws -> PoseSeries {
+    /// The poses scored: `--poses`, or LOG (opened, its north resolved) fused.
+    func estimates(_ log: (recording: Recording, north: NorthReference)?) throws -> PoseSeries {
         guard let log else { return try PoseSeries.read(path: poses!, movementColumn: false) }
-        let recording = try Recording(path: log)
-        let north = try TrueNorth.reference(for: recording, fusion.northChoice)
-        printNotice("north: \(north.explanation)")
-        return try PoseSeries.fused(recording, north: north, causal: fusion.causal, poseSource: fusion.source, notice: printNotice)
+        return try PoseSeries.fused(log.recording, north: log.north, causal: fusion.causal, poseSource: fusion.source, notice: printNotice)
     }
 }

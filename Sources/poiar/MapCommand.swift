@@ -12,7 +12,7 @@ struct MapCommand: ParsableCommand {
     @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), or a phone recording.")
     var log: String
 
-    @Option(help: ArgumentHelp("Output PNG.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output PNG.", valueName: "file"))
     var out: String
 
     @OptionGroup(title: "POIs") var poi: POIArguments

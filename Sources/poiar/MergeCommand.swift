@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import POIARCore
 import Replay
+import Report
 
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Assemble the shards of `replay --shard I/N` in one folder: check them and write frames.jsonl as one run would.",
-        discussion: "See docs/batch.md for running shards as a Kubernetes Indexed Job or a Slurm job array.")
+        abstract: "Assemble the shards of `replay --shard I/N` in one folder: check them and write frames.jsonl as one run would; or add a video, contact sheet or report to a finished output folder without redrawing it.",
+        discussion: "See docs/batch.md for running shards as a Kubernetes Indexed Job or a Slurm job array. A finished folder's map: poiar map LOG --out OUT/map.png.")
 
     @Argument(help: "Output folders, each holding every shard's frames and frames.shard-I-of-N.jsonl (several: one per log of a replay of several logs).")
     var dirs: [String]
@@ -21,6 +22,9 @@ struct MergeCommand: ParsableCommand {
     var font: String?
 
     @OptionGroup var png: PNGArguments
+
+    @Flag(help: "Also write report.html in the folder (docs/report.md; `poiar report DIR --truth FILE` scores the poses too).")
+    var report = false
 
     func run() throws {
         try reportingErrors {
@@ -39,8 +43,14 @@ struct MergeCommand: ParsableCommand {
                 plan.reads(font, as: "the font")
                 try plan.check()
                 let merged = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,
-                                                pngCompressionLevel: png.level, fps: fps.value)
-                printNotice("merged \(merged.shards) shards: \(merged.frames) frames, wrote frames.jsonl to \(merged.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+                                                pngCompressionLevel: png.level, fps: fps.value, addsOther: report)
+                if merged.shards > 0 {
+                    printNotice("merged \(merged.shards) shards: \(merged.frames) frames, wrote frames.jsonl to \(merged.outputDir.path) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s")
+                } else {
+                    printNotice("\(merged.outputDir.path): finished already (\(merged.frames) frames); its frames are kept as they are")
+                }
+                merged.extras.forEach(printNotice)
+                if report { printNotice(try ReplayReport.write(dir: merged.outputDir, truth: nil, log: nil).description) }
             }
         }
     }

@@ -188,5 +188,5 @@ struct POIDatabaseArgument: ParsableArguments {
 
 /// The database or POI source at `path`, its import's report said on stderr.
 func openPOIDatabase(_ path: String) throws -> POIDatabase {
-    try openPOISource(URL(fileURLWithPath: path), onImport: { printNotice("\(path): \($0)") }, onNotice: { printNotice($0) })
+    try openPOISource(URL(fileURLWithPath: path), onImport: { printNotice("\($0)") }, onNotice: { printNotice($0) })
 }

@@ -7,13 +7,13 @@ struct Poiar: ParsableCommand {
         commandName: "poiar",
         abstract: "Points-of-interest augmented reality: replays phone sensor logs and renders POI labels over the camera view.",
         discussion: """
-            Examples:
-              poiar replay SampleLogs/walk.csv --filter cafe,restaurant --out /tmp/walk
+            Examples (from the repository's folder, on its sample data):
+              poiar replay SampleLogs/walk.csv -f cafe,restaurant -o Output/walk
                   fuse the walk's pose and draw its frames with the cafés and restaurants
-              poiar pois import SampleLogs/helsinki-esplanadi.osm --db /tmp/helsinki.sqlite
-                  import OSM data into a POI database, which replay --pois then reads
-              poiar pois query --db /tmp/helsinki.sqlite --near 60.1675,24.9495 --radius 300
-                  the POIs within 300 m of a point, nearest first, as JSON
+              poiar map SampleLogs/walk.csv -f cafe -o Output/walk-map.png
+                  the walked track, where the camera looked and the cafés, on a map
+              poiar pose SampleLogs/walk.csv -o Output/walk-pose.csv
+                  the walk's fused pose, one CSV row per gyro sample
 
             Formats and commands: docs/formats.md and docs/commands.md.
             """,
@@ -23,14 +23,18 @@ struct Poiar: ParsableCommand {
                       MergeCommand.self, ReportCommand.self, BenchRenderCommand.self, BenchFootageCommand.self])
 
     /// As argument-parser's own, but a refused option value's message says why
-    /// (`RefusedValue`).
+    /// (`RefusedValue`), and a word typed wrong gets the one meant (`NearMissWords`).
     static func main() {
         Interruption.install()
+        if let unknown = NearMissWords.unknownSubcommand(Array(CommandLine.arguments.dropFirst()), root: Poiar.self) {
+            printError(unknown)
+            Foundation.exit(ExitCode.validationFailure.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
         } catch {
-            let explained = RefusedValue.explained(fullMessage(for: error))
+            let explained = NearMissWords.suggestingValue(RefusedValue.explained(fullMessage(for: error)))
             guard explained != fullMessage(for: error) else { exit(withError: error) }
             FileHandle.standardError.write(Data((explained + "\n").utf8))
             Foundation.exit(exitCode(for: error).rawValue)

@@ -15,7 +15,7 @@ struct PoseCommand: ParsableCommand {
     @Argument(help: "The sensor log (poiar-log/1, .csv or .csv.gz), a phone recording (Sensor Logger or phyphox export: folder or .zip), or a GoPro clip (.mp4/.mov with GPMF telemetry).")
     var log: String
 
-    @Option(help: ArgumentHelp("Output CSV (written atomically). (default: stdout)", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output CSV (written atomically). (default: stdout)", valueName: "file"))
     var out: String?
 
     @OptionGroup(title: "Fusion") var fusion: FusionArguments

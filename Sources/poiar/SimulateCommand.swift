@@ -19,7 +19,7 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What the phone does: look-around, walking, pocket, or a script file (JSON, poiar-sim-script/1).", valueName: "script"))
     var script: String
 
-    @Option(help: ArgumentHelp("Output poiar-log/1 CSV.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output poiar-log/1 CSV.", valueName: "file"))
     var out: String
 
     @Option(help: ArgumentHelp("Also write the true poses (time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,movement) to this CSV.", valueName: "file"))

@@ -6,7 +6,7 @@ import PhoneImport
 /// [,movement], plain or .gz), or the phone's own orientation in a Sensor Logger export
 /// (device → ENU, on the recording's clock, the one used when the export is fused). When `log`
 /// is the same export, the import's notices are left to the log's reading; `magnetic`: the
-/// poses are fused to magnetic north (no note about the declination).
+/// poses are (or will be) fused to magnetic north (no note about the declination).
 func readTruth(_ truth: String, log: String?, magnetic: Bool) throws -> PoseSeries {
     guard PhoneRecording.isPhoneOrientation(path: truth) else { return try PoseSeries.read(path: truth, movementColumn: true) }
     var notices: [String] = []

@@ -45,8 +45,11 @@ import Testing
     }
 
     @Test func unknownCategoryListsTheKnownOnes() throws {
-        let (r, out, _) = try replay(try walkPrefix(seconds: 2), ["--filter", "cafes"])
-        expectCleanFailure(r, out: out, mentions: ["cafes", "cafe", "restaurant", "university"])
+        let (r, out, _) = try replay(try walkPrefix(seconds: 2), ["--filter", "spaceport"])
+        expectCleanFailure(r, out: out, mentions: ["spaceport", "cafe", "restaurant", "university"])
+        // A slip names the one meant instead.
+        let (slip, slipOut, _) = try replay(try walkPrefix(seconds: 2), ["--filter", "cafes"])
+        expectCleanFailure(slip, out: slipOut, mentions: ["unknown category \"cafes\": did you mean \"cafe\"?"])
     }
 
     @Test func missingStillIsNamedWithItsLogLine() throws {

@@ -55,10 +55,20 @@ import Testing
     }
 
     @Test func unknownCategoryListsEveryKnownOne() {
+        #expect(throws: POICategoryError.unknown("spaceport")) { try POICategory.parseFilter("restaurant,Spaceport") }
+        let message = POICategoryError.unknown("spaceport").description
+        #expect(message == "unknown category \"spaceport\" (known: \(POICategory.known.joined(separator: ", ")))")
+        #expect(message.hasPrefix("unknown category \"spaceport\" (known: atm, attraction, bank, bar, bicycle_rental, bus_station, cafe,"))
+    }
+
+    /// A slip gets the category meant, not the list of all of them.
+    @Test func nearMissCategorySuggestsTheOneMeant() {
         #expect(throws: POICategoryError.unknown("cafes")) { try POICategory.parseFilter("restaurant,Cafes") }
-        let message = POICategoryError.unknown("cafes").description
-        #expect(message == "unknown category \"cafes\" (known: \(POICategory.known.joined(separator: ", ")))")
-        #expect(message.hasPrefix("unknown category \"cafes\" (known: atm, attraction, bank, bar, bicycle_rental, bus_station, cafe,"))
+        #expect(POICategoryError.unknown("cafes").description
+                == "unknown category \"cafes\": did you mean \"cafe\"? (all \(POICategory.known.count): poiar pois categories)")
+        #expect(POICategoryError.unknown("resturant").description.contains("did you mean \"restaurant\"?"))
+        #expect(POICategoryError.unknown("musuem").description.contains("did you mean \"museum\"?"))
+        #expect(!POICategoryError.unknown("cafes").description.contains("bicycle_rental"))
     }
 
     @Test func emptyFiltersAreErrors() {
@@ -140,5 +150,6 @@ import Testing
         }
         for name in POICategory.known { #expect(text.contains("`\(name)`"), "\(name)") }
         #expect(text.contains(POICategoryError.unknown("cafes").description))
+        #expect(text.contains(POICategoryError.unknown("spaceport").description))
     }
 }

@@ -6,6 +6,15 @@ import POIARCore
 /// How the phone was held (`PhoneHolding`), the phone camera, the flat-phone map switch and
 /// the HUD areas labels keep out of.
 @Suite struct PhoneViewTests {
+    /// The holding is not said of frames that lay flat: mostly flat, the flat share comes first
+    /// and the orientation is of the others.
+    @Test func holdingDescriptionDoesNotContradictItself() {
+        let flat = PhoneHolding(orientation: .portrait, flatFraction: 0.99, confidence: 0.93, upsideDownFraction: 0)
+        #expect(flat.description == "lying flat in 99% of frames, else portrait (93% of the others' tilt)")
+        let upright = PhoneHolding(orientation: .portrait, flatFraction: 0.12, confidence: 0.97, upsideDownFraction: 0)
+        #expect(upright.description == "portrait (97% of the frames' tilt), lying flat in 12% of frames")
+    }
+
     /// The pose of a phone whose camera has `heading`, `pitch` and `roll` (pose CSV angles).
     func pose(_ heading: Double, _ pitch: Double, _ roll: Double) -> Pose { Pose(headingDeg: heading, pitchDeg: pitch, rollDeg: roll) }
 

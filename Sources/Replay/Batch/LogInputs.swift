@@ -15,7 +15,7 @@ public enum LogInputs {
     /// Expands `paths` in order. A folder that is not itself a phone recording stands for the
     /// logs directly inside it, by name: `*.csv` and `*.csv.gz` files that read as
     /// poiar-log/1, `*.zip` files and sub-folders that are phone recordings; anything else
-    /// there is passed over with a notice. With one log, `out` is its folder; with several,
+    /// there is passed over with a notice naming it. With one log, `out` is its folder; with several,
     /// each goes to `out/<log name>/` (or `Output/<log name>/`), and two logs with the same
     /// name are refused before anything runs.
     public static func expand(_ paths: [String], out: String?, notice: (String) -> Void) throws -> [Input] {
@@ -51,6 +51,9 @@ public enum LogInputs {
     static func logsInFolder(_ folder: String, notice: (String) -> Void) throws -> [String] {
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.sorted()
         var logs: [String] = []
+        // Files and folders that are none of those, said in one notice (a GoPro clip among
+        // them is replayed when named on its own).
+        var others: [String] = []
         for name in names {
             let path = URL(fileURLWithPath: folder).appendingPathComponent(name).path
             var isDir: ObjCBool = false
@@ -59,6 +62,7 @@ public enum LogInputs {
             if isDir.boolValue || lower.hasSuffix(".zip") {
                 if (try? PhoneRecording(path: path)) != nil { logs.append(path) }
                 else if lower.hasSuffix(".zip") { notice("\(path): skipped, not a phone recording") }
+                else { others.append(name + "/") }
             } else if lower.hasSuffix(".csv") || lower.hasSuffix(".csv.gz") {
                 do {
                     _ = try SensorLogReader(path: path)
@@ -66,7 +70,14 @@ public enum LogInputs {
                 } catch {
                     notice("\(path): skipped, not a poiar-log/1 log")
                 }
+            } else {
+                others.append(name)
             }
+        }
+        if !others.isEmpty {
+            let videos = others.contains { [".mp4", ".mov"].contains(where: $0.lowercased().hasSuffix) }
+            notice("\(folder): skipped \(others.count) other item\(others.count == 1 ? "" : "s"), not logs: \(others.joined(separator: ", "))"
+                   + (videos ? " (a GoPro clip is replayed when named on its own; other video goes with --footage)" : ""))
         }
         guard !logs.isEmpty else {
             throw InputError(file: folder, "no logs in this folder (poiar-log/1 .csv or .csv.gz files, phone recordings) and not a phone recording itself")

@@ -68,20 +68,38 @@ struct ShardTrailer: Equatable {
 /// What `poiar merge` did.
 public struct MergeSummary: Sendable {
     public var frames: Int
+    /// Shards merged (0: the folder was finished already, only its extras were made).
     public var shards: Int
     public var outputDir: URL
+    /// A line per extra file written (contact sheet, video).
+    public var extras: [String] = []
 }
 
 /// `poiar merge DIR`: checks that the folder holds every shard of one replay and all their
 /// frames, then writes `frames.jsonl` exactly as one unsharded run writes it, removes the
-/// shards' manifests and stale frames, and makes the contact sheet and video if asked.
+/// shards' manifests and stale frames, and makes the contact sheet and video if asked. A
+/// finished folder (its frames.jsonl written, no shards) only gets the contact sheet and video,
+/// from its frames as they are.
 public enum ShardMerge {
+    /// `addsOther`: the caller adds a file of its own to the folder (the report), so a finished
+    /// folder with no contact sheet or video asked for is not an error.
     public static func run(dir: URL, batch: BatchOptions, fontPath: String? = nil, pngCompressionLevel: Int = 6,
-                           fps: Double = 2) throws -> MergeSummary {
+                           fps: Double = 2, addsOther: Bool = false) throws -> MergeSummary {
         let video = batch.video ? try VideoEncoder() : nil
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
             throw InputError(file: dir.path, "no such folder")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
+        if !names.contains(where: { ShardSpec.fromManifestName($0) != nil }) && names.contains("frames.jsonl") {
+            guard batch.video || batch.contactSheetEvery != nil || addsOther else {
+                throw InputError(file: dir.path, "is finished already (frames.jsonl, no shard manifests): nothing to merge; give --video, --contact-sheet N or --report to add them to it")
+            }
+            let finished = try FolderExtras.ofFinishedFolder(dir)
+            if let every = batch.contactSheetEvery { try ContactSheetWriter.check(total: finished.total, every: every) }
+            let lines = try finished.write(dir: dir, batch: batch, video: video, fontPath: fontPath,
+                                           pngCompressionLevel: pngCompressionLevel, fps: fps)
+            return MergeSummary(frames: finished.total, shards: 0, outputDir: dir, extras: lines)
         }
         let shards = try findShards(in: dir)
         let n = shards[0].count
@@ -128,7 +146,7 @@ public enum ShardMerge {
         let manifest = try AtomicTextWriter(url: dir.appendingPathComponent("frames.jsonl"))
         var firstTime = 0.0, lastTime = 0.0
         var frameSize: (width: Int, height: Int)?
-        var sheetFrames: [(index: Int, time: Double)] = []
+        var times: [Double] = []
         guard total > 0 else { throw InputError(file: dir.path, "the shards list no frames") }
         for k in 1...total {
             let reader = readers[(k - 1) % n]
@@ -149,22 +167,17 @@ public enum ShardMerge {
                 if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
             }
             lastTime = head.time
-            if let every = batch.contactSheetEvery, (k - 1) % every == 0 { sheetFrames.append((k, head.time)) }
+            times.append(head.time)
             try manifest.write(line)
         }
         try manifest.commit()
         RenderJournal.removeAll(in: dir, except: nil)
         removeShardManifests(in: dir)
         removeFrames(in: dir, above: total)
-        if batch.contactSheetEvery != nil, let size = frameSize {
-            try ContactSheetWriter.write(dir: dir, frames: sheetFrames, frameWidth: size.width, frameHeight: size.height,
-                                         fontPath: fontPath, pngCompressionLevel: pngCompressionLevel)
-        }
-        if let video, total > 0 {
-            try video.encode(dir: dir, frameCount: total,
-                             frameRate: VideoEncoder.frameRate(count: total, firstTime: firstTime, lastTime: lastTime, fallback: fps))
-        }
-        return MergeSummary(frames: total, shards: n, outputDir: dir)
+        let extras = FolderExtras(total: total, firstTime: firstTime, lastTime: lastTime, frameSize: frameSize) { times[$0 - 1] }
+        let lines = try extras.write(dir: dir, batch: batch, video: video, fontPath: fontPath,
+                                     pngCompressionLevel: pngCompressionLevel, fps: fps)
+        return MergeSummary(frames: total, shards: n, outputDir: dir, extras: lines)
     }
 
     /// The shards in `dir`: all N of one count, else an error naming what is missing.

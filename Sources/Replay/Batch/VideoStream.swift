@@ -78,6 +78,11 @@ final class VideoStream: @unchecked Sendable {
         try writer.finish()
     }
 
+    /// The line that says the finished video was written ("wrote video.mp4: 446 frames at …").
+    func writtenLine(count: Int, size: String) -> String {
+        String(format: "wrote %@: %d frames at %.2f fps, %@ %@", VideoEncoder.fileName, count, frameRate, codec.description, size)
+    }
+
     /// Stops the stream without a file: workers waiting for room are let go, the encoder ends
     /// and its temporary file is removed. Any thread may call it, more than once.
     func cancel() {

@@ -107,20 +107,11 @@ final class RecordingFootage {
         offset = seconds; offsetReason = reason
     }
 
-    /// The footage frames wanted, on the log's clock, at most `maxRate` per second (the first
-    /// frame of each 1/maxRate interval from the first).
+    /// The footage frames wanted, on the log's clock, at most `maxRate` per second (`FrameSelection.thinned`).
     var wantedFrames: [(time: Double, index: Int)] {
         let frames = source.frames
-        guard let rate = maxRate, let first = frames.first?.time else {
-            return frames.enumerated().map { ($0.element.time + offset, $0.offset) }
-        }
-        var out: [(time: Double, index: Int)] = []
-        var lastSlot = -1
-        for (i, f) in frames.enumerated() {
-            let slot = Int(((f.time - first) * rate + 1e-9).rounded(.down))
-            if slot > lastSlot { out.append((f.time + offset, i)); lastSlot = slot }
-        }
-        return out
+        let kept = maxRate.map { FrameSelection.thinned(frames.map(\.time), rate: $0) } ?? Array(frames.indices)
+        return kept.map { (frames[$0].time + offset, $0) }
     }
 
     /// The notice saying where the footage sits on the log's clock.

@@ -13,6 +13,7 @@ public final class AtomicTextWriter {
 
     public init(url: URL) throws {
         self.url = url
+        AtomicFile.makeFolder(for: url)
         tmp = AtomicFile.temporaryURL(for: url)
         guard FileManager.default.createFile(atPath: tmp.path, contents: nil),
               let h = FileHandle(forWritingAtPath: tmp.path) else {

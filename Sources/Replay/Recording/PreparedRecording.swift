@@ -45,7 +45,7 @@ struct PreparedRecording {
         try check(metadata, logFolder)
         sourcePath = try LogFolderPath.poiSource(option: poiSource, metadata: metadata, logPath: logPath, logFolder: logFolder)
         database = try sourcePath.map { path in
-            try openPOISource(URL(fileURLWithPath: path), onImport: { report in notice("\(path): \(report)") }, onNotice: notice)
+            try openPOISource(URL(fileURLWithPath: path), onImport: { notice("\($0)") }, onNotice: notice)
         }
         baseMap = try SourceBaseMap(path: sourcePath, database: database)
         buildings = try BuildingSource.open(option: buildingSource, poiSourcePath: sourcePath, poiDatabase: database,

@@ -35,7 +35,7 @@ public struct PoseProjection: Sendable {
     public func annotate(image: String, notice: @escaping @Sendable (String) -> Void) throws -> ProjectedFrame {
         let stillImage = try still.map { try loadStill(URL(fileURLWithPath: $0), maxPixels: maxStillPixels) }
         let cam = try camera.resolve(stillSize: stillImage.map { ($0.width, $0.height) })
-        let db = try openPOISource(URL(fileURLWithPath: poiSource), onImport: { notice("\(poiSource): \($0)") }, onNotice: notice)
+        let db = try openPOISource(URL(fileURLWithPath: poiSource), onImport: { notice("\($0)") }, onNotice: notice)
         let buildingSource = try BuildingSource.open(option: buildings, poiSourcePath: poiSource, poiDatabase: db,
                                                      without: BuildingSource.labelsUnchecked, notice: notice)
         let frameOverlay = FrameOverlay(hud: overlay.hud, startUTC: nil, radarRange: overlay.radarRange ?? layout.maxDistance ?? radius,

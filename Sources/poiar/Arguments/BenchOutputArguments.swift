@@ -6,7 +6,7 @@ import Foundation
 struct BenchOutputArguments: ParsableArguments {
     @OptionGroup var png: PNGArguments
 
-    @Option(help: ArgumentHelp("Folder for the files written (created if missing).", valueName: "dir"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the files written (created if missing).", valueName: "dir"))
     var out: String
 
     /// `--out`, created when missing.

@@ -5,7 +5,7 @@ import Replay
 /// `--filter` and `--lang`: which POIs, and the language of their names. Shared by `replay`,
 /// `map`, `project` and `pois query`.
 struct POISelectionArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Categories to show, comma-separated (e.g. cafe,restaurant; a POI matches when any of its categories does). (default: all)", valueName: "cats"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Categories to show, comma-separated (e.g. cafe,restaurant; a POI matches when any of its categories does). (default: all)", valueName: "cats"))
     var filter: String?
 
     @Option(help: ArgumentHelp("Language code: POI names from their name:<lang> tag when a POI has one (e.g. sv). (default: the name tag)", valueName: "code"))

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 import POIStore
+import Recordings
 import Rendering
 import Replay
 
@@ -16,8 +18,17 @@ struct ReplayInputArguments: ParsableArguments {
             help: ArgumentHelp("Where the footage's time 0 falls on the log's clock, seconds (footage time = log time − offset), or auto to estimate it from the images' motion and the gyro. (default: a video's time 0 is the log's; named stills by the log's start_utc)", valueName: "seconds|auto"))
     var footageOffset: FootageOffset?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second for logs without frame rows, in (0, 1000]; with footage, at most this many of its frames per second. (default: 2; with footage, every frame)", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second, in (0, 1000]: for a log without frame rows, the rate frames are made at; of a log's frame rows or the footage's frames, at most this many a second (a notice says how many are drawn). (default: 2 without frame rows; else every frame)", valueName: "n"))
     var fps: Checked<FrameRate>?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw only the frames from this many seconds after the log's start. (default: 0)", valueName: "s"))
+    var from: Checked<SecondsOrNone>?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw only the frames up to this many seconds after the log's start. (default: the log's end)", valueName: "s"))
+    var to: Checked<SecondsOrNone>?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Draw every Nth frame (of those --from, --to and --fps leave), for a quick look.", valueName: "n"))
+    var every: Checked<PositiveCount> = 1
 
     @Option(help: ArgumentHelp("Folder the log's stills are read from; a still path that leaves it is refused. (default: the log's `# stills:` folder, else the log's folder)", valueName: "dir"))
     var stills: String?
@@ -26,9 +37,16 @@ struct ReplayInputArguments: ParsableArguments {
             help: ArgumentHelp("Refuse a still with more pixels than this (width × height, read from its header before decoding).", valueName: "n"))
     var maxStillPixels = Checked<PositiveCount>(defaultMaxStillPixels)
 
-    /// Sets the frames' rate, the footage and the stills of a replay.
+    func validate() throws {
+        if let from, let to, to.value < from.value {
+            throw ValidationError("--to \(plainNumber(to.value)) comes before --from \(plainNumber(from.value)): give the end after the start")
+        }
+    }
+
+    /// Sets the frames' rate and selection, the footage and the stills of a replay.
     func apply(to options: inout ReplayOptions) {
         options.fps = fps?.value ?? 2
+        options.selection = FrameSelection(from: from?.value, to: to?.value, maxRate: fps?.value, every: every.value)
         options.footage = FootageOptions(path: footage, offset: footageOffset, maxRate: fps?.value)
         options.overlay.stillsDirectory = stills
         options.overlay.maxStillPixels = maxStillPixels.value

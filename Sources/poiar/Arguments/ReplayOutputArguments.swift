@@ -21,7 +21,7 @@ struct FrameSummaryArguments: ParsableArguments {
 
 /// What `replay` writes besides the frames and frames.jsonl.
 struct ReplayOutputArguments: ParsableArguments {
-    @Option(help: ArgumentHelp("Output folder; with several logs, OUT/<log name>/ for each. (default: Output/<log name>/)", valueName: "dir"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output folder; with several logs, OUT/<log name>/ for each. (default: Output/<log name>/)", valueName: "dir"))
     var out: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Output size factor, in (0, 8]: frames, camera and every pixel position in frames.jsonl scaled (0.5: half size).", valueName: "f"))
@@ -79,7 +79,7 @@ struct ReplayOutputArguments: ParsableArguments {
 
 /// How `replay` shares out its work (docs/batch.md).
 struct BatchArguments: ParsableArguments {
-    @Option(parsing: .unconditional, help: ArgumentHelp("Frames rendered in parallel, 1…256 (output identical to one job).", valueName: "n"))
+    @Option(name: .shortAndLong, parsing: .unconditional, help: ArgumentHelp("Frames rendered in parallel, 1…256 (output identical to one job).", valueName: "n"))
     var jobs: Checked<Jobs> = 1
 
     @Flag(help: "Keep frames that an earlier, interrupted run with the same settings completed; draw the rest.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 
 /// A command-line value whose parsing and checks live in its type, once: `init(checking:)`
 /// takes the text as typed and throws what is wrong with it (`RefusedValue`), in words that
@@ -56,7 +57,3 @@ extension RefusedValue {
     }
 }
 
-/// A default as the help shows it: 1500, not 1500.0.
-func plainNumber(_ x: Double) -> String {
-    x.rounded() == x && abs(x) < 1e15 ? String(Int(x)) : String(x)
-}

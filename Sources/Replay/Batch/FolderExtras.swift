@@ -1,0 +1,68 @@
+import Foundation
+import Frames
+import Manifest
+import POIARCore
+
+/// The contact sheet and the video of an output folder whose frames are all drawn: made from
+/// the frame files, the same after one run, a resumed run, a merge of shards or later on a
+/// finished folder (`poiar merge --video`). Each file written is said in one line.
+struct FolderExtras {
+    /// The folder's frames: how many, the first's and last's times, their size, and the times
+    /// of those on the contact sheet.
+    var total: Int
+    var firstTime: Double
+    var lastTime: Double
+    var frameSize: (width: Int, height: Int)?
+    var times: (Int) -> Double
+
+    /// Writes what `batch` asks for into `dir`; returns a line per file written.
+    func write(dir: URL, batch: BatchOptions, video: VideoEncoder?, fontPath: String?, pngCompressionLevel: Int,
+               fps: Double) throws -> [String] {
+        var lines: [String] = []
+        if let every = batch.contactSheetEvery, let size = frameSize {
+            let shown = ContactSheetWriter.frames(total: total, every: every).map { ($0, times($0)) }
+            try ContactSheetWriter.write(dir: dir, frames: shown, frameWidth: size.width, frameHeight: size.height,
+                                         fontPath: fontPath, pngCompressionLevel: pngCompressionLevel)
+            lines.append("wrote \(ContactSheetWriter.fileName): \(shown.count) thumbnails (frames 1, \(1 + every), …) \(FolderExtras.size(dir, ContactSheetWriter.fileName))")
+        }
+        if let video, total > 0 {
+            let rate = VideoEncoder.frameRate(count: total, firstTime: firstTime, lastTime: lastTime, fallback: fps)
+            try video.encode(dir: dir, frameCount: total, frameRate: rate)
+            lines.append(String(format: "wrote %@: %d frames at %.2f fps, %@ %@", VideoEncoder.fileName, total, rate,
+                                video.codec.description, FolderExtras.size(dir, VideoEncoder.fileName)))
+        }
+        return lines
+    }
+
+    /// "(4.3 MB)": a written file's size, for the line that says it was written.
+    static func size(_ dir: URL, _ name: String) -> String {
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+        return bytes >= 1_000_000 ? String(format: "(%.1f MB)", Double(bytes) / 1e6) : String(format: "(%.0f kB)", Double(bytes) / 1e3)
+    }
+
+    /// The extras of a finished folder (its `frames.jsonl` complete, every frame drawn), read
+    /// from its manifest: `poiar merge` on a folder with nothing to merge.
+    static func ofFinishedFolder(_ dir: URL) throws -> FolderExtras {
+        let url = dir.appendingPathComponent("frames.jsonl")
+        let reader = try ManifestReader(url: url)
+        var frameTimes: [Double] = []
+        var frameSize: (width: Int, height: Int)?
+        while let line = try reader.nextLine() {
+            let head = try reader.decode(ManifestFrame.Head.self, line)
+            guard head.frame == frameTimes.count + 1 else {
+                throw InputError(file: url.path, line: reader.lineNumber, field: "frame", "expected frame \(frameTimes.count + 1), found \(head.frame)")
+            }
+            if frameTimes.isEmpty {
+                let camera = try reader.decode(ManifestFrame.self, line).camera
+                if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
+            }
+            let image = dir.appendingPathComponent(FrameRecord.imageName(index: head.frame))
+            guard FileManager.default.fileExists(atPath: image.path) else {
+                throw InputError(file: image.path, "frame \(head.frame) is missing: replay the log again (--resume keeps the frames drawn)")
+            }
+            frameTimes.append(head.time)
+        }
+        guard let first = frameTimes.first, let last = frameTimes.last else { throw InputError(file: url.path, "lists no frames") }
+        return FolderExtras(total: frameTimes.count, firstTime: first, lastTime: last, frameSize: frameSize) { frameTimes[$0 - 1] }
+    }
+}
