@@ -88,8 +88,13 @@ public enum DistanceOffset: Sendable, Equatable {
 public struct LayoutOptions: Sendable {
     /// At most this many labels are drawn, nearest first (default 100; `--max-visible`).
     public var maxVisible: Int = 100
-    /// Gap between a lifted label and the one it clears (default 5, HDAugmentedReality's).
-    public var stackGap: Double = 5
+    /// Gap between a lifted label and the one it clears (default 10 at 720 px: at
+    /// HDAugmentedReality's 5 px a stack read as one block).
+    public var stackGap: Double = 10
+    /// Least horizontal distance between two leader lines that run over the same rows (default
+    /// 8 at 720 px): closer, a reader cannot tell which line goes to which card, so the second
+    /// card goes where its line runs elsewhere (below or beside its anchor).
+    public var leaderSpacing: Double = 8
     /// Length of the leader line from the box's bottom edge to the anchor.
     public var leaderLength: Double = 40
     /// Raise labels by distance before stacking (default none; `--distance-offset`).
@@ -133,15 +138,16 @@ public struct LayoutOptions: Sendable {
     /// Rising is never delayed: it is what keeps boxes from overlapping.
     public var dropDelay: Double = 8
 
-    public init(maxVisible: Int = 100, stackGap: Double = 5, leaderLength: Double = 40) {
+    public init(maxVisible: Int = 100, stackGap: Double = 10, leaderLength: Double = 40) {
         self.maxVisible = maxVisible; self.stackGap = stackGap; self.leaderLength = leaderLength
     }
 
-    /// The options for an image `scale` times the 720 px design size: lengths scale, the
-    /// 5 px stacking gap (HDAugmentedReality's) stays.
+    /// The options for an image `scale` times the 720 px design size: lengths scale.
     public func scaled(by scale: Double) -> LayoutOptions {
         var l = self
         l.leaderLength *= scale
+        l.stackGap *= scale
+        l.leaderSpacing *= scale
         l.levelMargin *= scale
         l.edgeMargin *= scale
         l.declutter.clusterSpan *= scale
@@ -214,6 +220,7 @@ public struct LabelLayout: Sendable {
                                      width: size.width, height: size.height)))
         }
         var placed: [Rect] = []
+        var leaders: [(box: Rect, anchor: Point2)] = []  // of the placed cards
         let keepOut = options.keepOut
         if var m = memory {
             placeOnLevels(eligible, candidates: candidates, result: &result, placed: &placed, memory: &m, time: time)
@@ -237,10 +244,18 @@ public struct LabelLayout: Sendable {
                 }
                 result[i].box = box
                 result[i].stackLevel = level
-                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, candidates[i].anchor),
-                   options.maxStackLevel.map({ level <= $0 }) ?? true {
+                let anchor = candidates[i].anchor!  // eligible
+                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, anchor),
+                   !sharesColumn(box, anchor, with: leaders), options.maxStackLevel.map({ level <= $0 }) ?? true {
                     result[i].visible = true
-                    placed.append(box)
+                } else if let (hung, hungLevel) = hangingPlace(base, anchor: anchor, placed: placed, leaders: leaders) {
+                    result[i].box = hung
+                    result[i].stackLevel = hungLevel
+                    result[i].visible = true
+                }
+                if result[i].visible {
+                    placed.append(result[i].box!)
+                    leaders.append((result[i].box!, anchor))
                 }
             }
         }
@@ -281,6 +296,9 @@ public struct LabelLayout: Sendable {
             }
             guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }),
                   !leaderCrossesKeepOut(b, candidates[chosen[k].index].anchor) else { return nil }
+            if let anchor = candidates[chosen[k].index].anchor,
+               sharesColumn(b, anchor, with: owners.indices.filter { owners[$0] != k }.compactMap { s in
+                   candidates[chosen[owners[s]].index].anchor.map { (placed[s], $0) } }) { return nil }
             let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
             for s in owners.indices where owners[s] != k && level[owners[s]]! >= l {
                 if placed[s].intersects(wide) { return nil }
@@ -336,6 +354,13 @@ public struct LabelLayout: Sendable {
                 dropSince[id] = since
             }
         }
+        // 4. Labels with no room above their anchor hang below it, or stand beside it.
+        for k in byDistance where level[k] == nil {
+            let leaders = owners.indices.compactMap { s in candidates[chosen[owners[s]].index].anchor.map { (box: placed[s], anchor: $0) } }
+            guard let anchor = candidates[chosen[k].index].anchor,
+                  let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders) else { continue }
+            place(k, l, b)
+        }
         var placedIDs: [String] = []
         for (slot, k) in owners.enumerated() {
             let i = chosen[k].index
@@ -366,15 +391,6 @@ public struct LabelLayout: Sendable {
             && (options.maxDistance.map { c.distance <= $0 } ?? true)
     }
 
-    /// Whether the leader line from `box` down to `anchor` would cross an area kept clear
-    /// (the line is taken as straight down from the box's bottom edge above the anchor).
-    func leaderCrossesKeepOut(_ box: Rect, _ anchor: Point2?) -> Bool {
-        guard let anchor, anchor.y > box.maxY else { return false }
-        let x = min(max(anchor.x, box.minX), box.maxX)
-        let line = Rect(x: min(x, anchor.x) - 1, y: box.maxY, width: abs(anchor.x - x) + 2, height: anchor.y - box.maxY)
-        return options.keepOut.contains { line.intersects($0) }
-    }
-
     /// Eases a label's lift above its anchor toward its new stacked lift, with
     /// `verticalSmoothingTau`, so a change of stack level glides instead of jumping; the label
     /// still follows its anchor at once. A glide that would touch another box is skipped.
@@ -387,7 +403,9 @@ public struct LabelLayout: Sendable {
             let id = result[i].id
             guard let previousLift = memory.levels[id]?.lift, let base = baseY[id], var box = result[i].box else { continue }
             let target = base - box.y
-            guard abs(previousLift - target) > 0.5 else { continue }
+            // A card that moves from above its anchor to below it (or back) jumps: a glide would
+            // pass over the anchor.
+            guard abs(previousLift - target) > 0.5, (previousLift >= 0) == (target >= 0) else { continue }
             box.y = base - (target + (previousLift - target) * keep)
             let clear = box.minY >= 0 && !boxes.contains { $0.key != id && $0.value.intersects(box) }
                 && !options.keepOut.contains { $0.intersects(box) }

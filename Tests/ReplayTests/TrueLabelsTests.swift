@@ -122,7 +122,7 @@ import Testing
         #expect(anchor.x > Double(camera.width) - 15 && anchor.x < Double(camera.width))
         #expect(a.visible && box.maxX <= Double(camera.width) - 3.9 && box.minX >= 0)
         // The leader leaves the card's bottom edge as near the anchor as the rounded corner allows.
-        let start = CardDrawing.leaderStart(box: box, anchor: anchor, inset: 10)
+        let start = box.leaderStart(toward: anchor, inset: 10)
         #expect(start.x < anchor.x && start.y == box.maxY)
         let (_, image) = try render(labels, style: style)
         try expectGolden(image, "edge-shifted-card-480x720.png")
