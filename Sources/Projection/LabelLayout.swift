@@ -168,6 +168,9 @@ public struct LayoutMemory: Sendable {
     var time: Double?
     /// The opacity of each card drawn on the last frame (fading in or out, or 1).
     var cardOpacity: [String: Double] = [:]
+    /// The labels that hung below (or stood beside) their anchor on the last frame: they stay
+    /// there while they can, instead of trading places with the stack above every frame.
+    var hung: Set<String> = []
 
     public init() {}
 }
@@ -282,7 +285,7 @@ public struct LabelLayout: Sendable {
         /// Where label `k` goes at level `l`: `l` steps above its unstacked place, lifted over
         /// any box of a lower level in the way; nil when that leaves the image or touches a
         /// box of the same or a higher level (with `margin` px to spare on each side).
-        func position(_ k: Int, _ l: Int, margin: Double) -> Rect? {
+        func position(_ k: Int, _ l: Int, margin: Double, keeping: Bool = false) -> Rect? {
             let base = chosen[k].box
             var b = Rect(x: base.x, y: base.y - Double(l) * step, width: base.width, height: base.height)
             guard l >= 0, l <= cap, b.minY >= 0 else { return nil }
@@ -296,7 +299,9 @@ public struct LabelLayout: Sendable {
             }
             guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }),
                   !leaderCrossesKeepOut(b, candidates[chosen[k].index].anchor) else { return nil }
-            if let anchor = candidates[chosen[k].index].anchor,
+            // Keeping a level needs only a clear box (two anchors drifting within a few pixels for a
+            // frame do not move a card); taking one needs the leader's own column.
+            if !keeping, let anchor = candidates[chosen[k].index].anchor,
                sharesColumn(b, anchor, with: owners.indices.filter { owners[$0] != k }.compactMap { s in
                    candidates[chosen[owners[s]].index].anchor.map { (placed[s], $0) } }) { return nil }
             let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
@@ -317,11 +322,32 @@ public struct LabelLayout: Sendable {
         // Who wins where two labels want the same place: the nearer (as in the stateless
         // layout); `chosen` is nearest first.
         let byDistance = chosen.indices
-        // 1. Labels whose level is still free keep it (lowest levels first, then nearest first).
-        let keepers = byDistance.filter { previous[$0] != nil }.sorted { previous[$0]! < previous[$1]! }
-        for k in keepers {
-            if let b = position(k, previous[k]!, margin: 0) { place(k, previous[k]!, b) }
+        let wasHung = chosen.map { memory.hung.contains(candidates[$0.index].id) }
+        var hung = [Bool](repeating: false, count: chosen.count)
+        func hang(_ k: Int) {
+            let leaders = owners.indices.compactMap { s in candidates[chosen[owners[s]].index].anchor.map { (box: placed[s], anchor: $0) } }
+            guard let anchor = candidates[chosen[k].index].anchor else { return }
+            // A label that hung keeps its depth below the anchor while that place is clear (as a
+            // stacked label keeps its level), so it does not bob when the one above it leaves.
+            let id = candidates[chosen[k].index].id
+            if wasHung[k], let lift = memory.levels[id]?.lift, let level = previous[k],
+               let b = keptHangingPlace(chosen[k].box, anchor: anchor, y: chosen[k].box.y - lift, placed: placed, leaders: leaders) {
+                place(k, level, b)
+                hung[k] = true
+                return
+            }
+            guard let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders) else { return }
+            place(k, l, b)
+            hung[k] = true
         }
+        // 1. Labels whose level is still free keep it (lowest levels first, then nearest first);
+        // labels that hung below (or beside) their anchor hang there again while they can.
+        let keepers = byDistance.filter { previous[$0] != nil && !wasHung[$0] }.sorted { previous[$0]! < previous[$1]! }
+        for k in keepers {
+            if let b = position(k, previous[k]!, margin: 0, keeping: true) { place(k, previous[k]!, b) }
+        }
+        // (In their last order, so two hanging labels whose distances cross do not swap.)
+        for k in byDistance.filter({ wasHung[$0] }).sorted(by: { (previous[$0] ?? 0) < (previous[$1] ?? 0) }) { hang(k) }
         // 2. Labels whose level was taken, and new labels.
         let margin = options.levelMargin
         for k in byDistance where level[k] == nil && chosen[k].box.minY >= 0 {
@@ -340,7 +366,7 @@ public struct LabelLayout: Sendable {
         var dropSince: [String: Double] = [:]
         for k in byDistance {
             // A card fading out (its POI went behind a building) stays where it is until gone.
-            guard let l = level[k], l > 0, l == previous[k], !candidates[chosen[k].index].occluded else { continue }
+            guard let l = level[k], l > 0, l == previous[k], !hung[k], !candidates[chosen[k].index].occluded else { continue }
             var lower: (Int, Rect)?
             for t in 0..<l { if let b = position(k, t, margin: margin) { lower = (t, b); break } }
             guard let (t, b) = lower else { continue }
@@ -355,12 +381,7 @@ public struct LabelLayout: Sendable {
             }
         }
         // 4. Labels with no room above their anchor hang below it, or stand beside it.
-        for k in byDistance where level[k] == nil {
-            let leaders = owners.indices.compactMap { s in candidates[chosen[owners[s]].index].anchor.map { (box: placed[s], anchor: $0) } }
-            guard let anchor = candidates[chosen[k].index].anchor,
-                  let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders) else { continue }
-            place(k, l, b)
-        }
+        for k in byDistance where level[k] == nil { hang(k) }
         var placedIDs: [String] = []
         for (slot, k) in owners.enumerated() {
             let i = chosen[k].index
@@ -381,6 +402,7 @@ public struct LabelLayout: Sendable {
         memory.recentLevels = memory.recentLevels.filter { time - $0.value.time <= options.levelMemory }
         for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
         memory.dropSince = dropSince
+        memory.hung = Set(chosen.indices.filter { hung[$0] }.map { candidates[chosen[$0].index].id })
         memory.time = time
     }
 

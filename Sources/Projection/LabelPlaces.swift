@@ -30,6 +30,24 @@ extension LabelLayout {
         }
     }
 
+    /// The hanging place of a card that hung at `y` on the last frame, if it is still clear there
+    /// (centred under its anchor or with either end at it, as `hangingPlace` puts it).
+    func keptHangingPlace(_ above: Rect, anchor: Point2, y: Double, placed: [Rect], leaders: [(box: Rect, anchor: Point2)]) -> Rect? {
+        let obstacles = placed + options.keepOut
+        return hangingLefts(above, anchor: anchor).lazy.map { Rect(x: $0, y: y, width: above.width, height: above.height) }.first { b in
+            b.minY >= 0 && b.maxY <= imageHeight && !obstacles.contains { b.intersects($0) }
+                && !leaderCrossesKeepOut(b, anchor) && !sharesColumn(b, anchor, with: leaders)
+        }
+    }
+
+    /// Where a hanging card's left edge may go: centred under the anchor as the card above was
+    /// (shifted in from the image's edges), else with its left or right end at the anchor (the
+    /// leader a third of its length in from the end, clear of the rounded corner).
+    func hangingLefts(_ above: Rect, anchor: Point2) -> [Double] {
+        let margin = options.edgeMargin, end = options.leaderLength / 3
+        return [above.x, anchor.x - end, anchor.x + end - above.width].map { max(margin, min(imageWidth - margin - above.width, $0)) }
+    }
+
     /// A place for a card that found no room above its anchor (its stack would leave the image,
     /// enter the HUD, or pass `maxStackLevel`): hanging the leader's length below the anchor,
     /// pushed down past the cards in its way (`stackGap` under each; the pushes are its stack
@@ -44,13 +62,8 @@ extension LabelLayout {
             b.minY >= 0 && b.maxY <= imageHeight && b.minX >= 0 && b.maxX <= imageWidth
                 && !obstacles.contains { b.intersects($0) } && !leaderCrossesKeepOut(b, anchor) && !sharesColumn(b, anchor, with: leaders)
         }
-        // Hanging: centred under the anchor as the card above was (shifted in from the image's
-        // edges), else with its left or right end at the anchor (the leader a third of its
-        // length in from the end, clear of the rounded corner).
-        let margin = options.edgeMargin, end = options.leaderLength / 3
-        let lefts = [above.x, anchor.x - end, anchor.x + end - above.width]
-            .map { max(margin, min(imageWidth - margin - above.width, $0)) }
-        for x in lefts {
+        // Hanging: centred under the anchor, else with either end at it (`hangingLefts`).
+        for x in hangingLefts(above, anchor: anchor) {
             var box = Rect(x: x, y: anchor.y + options.leaderLength, width: above.width, height: above.height)
             var level = 0, pushedPast: [Int] = []
             // Each push moves the box below an obstacle it was not below yet, so it ends.

@@ -98,6 +98,8 @@ public struct ReplaySummary: Sendable {
     public var skipped: Int
     /// The manifest written: `frames.jsonl`, or the shard's part.
     public var manifestName: String
+    /// The POI source the replay read (its streets and buildings are the report's base map).
+    public var poiSource: String?
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
 }
