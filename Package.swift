@@ -94,7 +94,7 @@ let package = Package(
         ]),
         // report.html from a replay's frames.jsonl; the page's HTML, CSS and JavaScript are files
         // in Resources/, compiled in (`PackageResources`). Called by the CLI, not by Replay.
-        .target(name: "Report", dependencies: ["POIARCore", "Manifest", "Evaluation", "Rendering"],
+        .target(name: "Report", dependencies: ["POIARCore", "Manifest", "Evaluation", "Rendering", "POIStore"],
                 resources: [.embedInCode("Resources/report.html"), .embedInCode("Resources/report.css"),
                             .embedInCode("Resources/report.js")]),
         .executableTarget(name: "poiar", dependencies: [

@@ -142,6 +142,13 @@ public struct FrameAnnotator: Sendable {
         var given = 0
         var indicators: [Point2] = []
         var footprints: [Rect] = []  // of the arrows given so far, with their texts
+        // An arrow never covers a POI marked on the image: it moves along its edge off every
+        // anchor with a card, a dot or a marker, and every cluster card's anchor.
+        let reach = anchorClearance * scale
+        let markedAnchors = annotations.indices.filter { annotations[$0].visible || annotations[$0].marker != nil }
+            .compactMap { candidates[$0].anchor } + clusters.map(\.anchor)
+        let anchorAreas = markedAnchors.map { Rect(x: $0.x - reach, y: $0.y - reach, width: 2 * reach, height: 2 * reach) }
+        let cardBoxes = annotations.filter(\.visible).compactMap(\.box) + clusters.map(\.box)
         for i in annotations.indices where given < options.offscreenIndicators {
             if let maxDistance = layoutOptions.maxDistance, hits[i].distance > maxDistance { break }
             if let a = candidates[i].anchor, projection.isOnImage(a) { continue }
@@ -164,7 +171,9 @@ public struct FrameAnnotator: Sendable {
                 tries += 1
             }
             let name = hits[i].poi.labelText, detail = formatDistance(hits[i].distance)
-            guard let clear = keptClear(mark, name: name, detail: detail, avoiding: footprints) else { continue }
+            // Clear of the cards too where it can be; of the anchors always.
+            guard let clear = keptClear(mark, name: name, detail: detail, avoiding: footprints + anchorAreas + cardBoxes)
+                    ?? keptClear(mark, name: name, detail: detail, avoiding: footprints + anchorAreas) else { continue }
             mark = clear
             indicators.append(mark.position)
             footprints.append(sizing.indicatorFootprint(tip: mark.position, angleDeg: mark.angleDeg, name: name, detail: detail,
@@ -177,13 +186,14 @@ public struct FrameAnnotator: Sendable {
     }
 
     /// The arrow moved along the image edge so that it and its text keep out of the areas the
-    /// layout keeps clear (the HUD), and of `avoiding` (the arrows given before): the smallest shift that clears every one and keeps the tip
-    /// on the image. An arrow on a side edge moves only up or down (so it stays on its edge and
-    /// points the same way); one on the top or bottom edge moves along it, or off the top
-    /// edge's full-width compass tape. nil when nothing clears: the arrow is not drawn.
+    /// layout keeps clear (the HUD), and of `avoiding` (the arrows given before, the marked
+    /// anchors): the smallest shift that clears every one and keeps the tip on the image. An
+    /// arrow on a side edge moves only up or down (so it stays on its edge and points the same
+    /// way); one on the top or bottom edge moves along it, or off the top edge's full-width
+    /// compass tape. The smallest shift sets the footprint against some area's edge, so those
+    /// places are the ones tried, nearest first. nil when nothing clears: the arrow is not drawn.
     func keptClear(_ mark: OffscreenIndicator, name: String, detail: String, avoiding: [Rect] = []) -> OffscreenIndicator? {
         let areas = layoutOptions.keepOut + avoiding
-        guard !areas.isEmpty else { return mark }
         let width = Double(camera.width), height = Double(camera.height)
         let inset = options.indicatorInset * scale, gap = 4 * scale
         let angle = mark.angleDeg * .pi / 180
@@ -193,24 +203,23 @@ public struct FrameAnnotator: Sendable {
                                       imageWidth: camera.width, imageHeight: camera.height)
         }
         func onImage(_ p: Point2) -> Bool { p.x >= inset && p.x <= width - inset && p.y >= inset && p.y <= height - inset }
-        var tip = mark.position
-        for _ in 0..<4 {
-            let f = footprint(tip)
-            let hit = areas.filter { f.intersects($0) }
-            if hit.isEmpty { break }
-            var shifts: [Point2] = []
-            for k in hit {
-                shifts += [Point2(0, k.minY - f.maxY - gap), Point2(0, k.maxY - f.minY + gap)]
-                if !onSide { shifts += [Point2(k.minX - f.maxX - gap, 0), Point2(k.maxX - f.minX + gap, 0)] }
-            }
-            let candidates = shifts.map { Point2(tip.x + $0.x, tip.y + $0.y) }.filter(onImage)
-                .sorted { hypot($0.x - tip.x, $0.y - tip.y) < hypot($1.x - tip.x, $1.y - tip.y) }
-            guard let first = candidates.first else { return nil }
-            tip = candidates.first { c in !areas.contains { footprint(c).intersects($0) } } ?? first
+        func isClear(_ tip: Point2) -> Bool { let f = footprint(tip); return !areas.contains { f.intersects($0) } }
+        let tip = mark.position
+        if isClear(tip) { return mark }
+        let f = footprint(tip)
+        var shifts: [Point2] = []
+        for k in areas {
+            shifts += [Point2(0, k.minY - f.maxY - gap), Point2(0, k.maxY - f.minY + gap)]
+            if !onSide { shifts += [Point2(k.minX - f.maxX - gap, 0), Point2(k.maxX - f.minX + gap, 0)] }
         }
-        guard !areas.contains(where: { footprint(tip).intersects($0) }) else { return nil }
-        return OffscreenIndicator(position: tip, angleDeg: mark.angleDeg)
+        let best = shifts.sorted { hypot($0.x, $0.y) < hypot($1.x, $1.y) }.lazy
+            .map { Point2(tip.x + $0.x, tip.y + $0.y) }.first { onImage($0) && isClear($0) }
+        return best.map { OffscreenIndicator(position: $0, angleDeg: mark.angleDeg) }
     }
+
+    /// How far, px at 720, an edge arrow and its text keep from a marked anchor's centre: the
+    /// anchor dot with its white ring and halo (7.5 px), and a little air.
+    let anchorClearance = 10.0
 
     /// The ENU offset as seen through standard refraction: raised by k·d²/(2R).
     func apparentENU(_ v: Vector3) -> Vector3 {

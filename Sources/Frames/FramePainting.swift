@@ -43,7 +43,7 @@ func paintFrame(_ record: FrameRecord, overlay: FrameOverlay, style: CardStyle,
     guard fraction > 0, let flatMap = overlay.flatMap else { return cameraView! }
     let c = record.camera
     let map = try renderMap(flatMap.drawing(for: record, facing: record.facingAzimuth, halfAngleDeg: c.halfHorizontalFOVDeg,
-                                            width: c.width, height: c.height))
+                                            width: c.width, height: c.height, clock: overlay.clock ? overlay.clockText(record.time) : nil))
     return cameraView.map { $0.crossFade(to: map, fraction: fraction) } ?? map
 }
 
@@ -73,8 +73,8 @@ public func syntheticBackground(camera: CameraIntrinsics, pose: Pose) -> FrameBa
 
 extension FlatPhoneMap {
     /// The map for a replay's frame: at its time and place, its POIs on it.
-    func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+    func drawing(for record: FrameRecord, facing: Double?, halfAngleDeg: Double, width: Int, height: Int, clock: String?) -> MapDrawing {
         drawing(at: record.time, position: record.location.coordinate, places: record.annotations.map { ($0.poi, $0.distance) },
-                facing: facing, halfAngleDeg: halfAngleDeg, width: width, height: height)
+                facing: facing, halfAngleDeg: halfAngleDeg, width: width, height: height, clock: clock)
     }
 }

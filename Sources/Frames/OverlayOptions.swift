@@ -69,7 +69,8 @@ public func cardDetail(for poi: POI, distance: Double, secondLine: CardSecondLin
 public struct OverlayOptions: Sendable {
     /// HUD parts drawn on every frame (default: all).
     public var hud: HUDParts = .all
-    /// Radar radius, metres; nil: `--max-distance`, else the search radius.
+    /// Radar radius, metres; nil: chosen on each frame from what is around, up to
+    /// `--max-distance`, else the search radius.
     public var radarRange: Double?
     /// Write `map.png` beside the frames (`--map`).
     public var map = false
@@ -103,15 +104,18 @@ public struct FrameOverlay: Sendable {
     public var hud: HUDParts
     /// UTC time of the log's time 0 (`# start_utc:`), for the HUD clock.
     public var startUTC: Date?
-    /// Radar range, metres.
+    /// Radar range, metres: the range itself when `radarRangeFixed`, else the most it may be
+    /// (the range is then chosen on each frame from what is around, `RadarDrawing.rangeAround`).
     public var radarRange: Double
+    /// The radar's range was given (`--radar-range`).
+    public var radarRangeFixed: Bool
     /// Show the time beside the GPS accuracy (false for a single pose, which has no clock).
     public var clock: Bool
     /// The map frames show while the phone points at the ground; nil: always the camera view.
     public var flatMap: FlatPhoneMap?
 
-    public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, clock: Bool = true) {
-        self.hud = hud; self.startUTC = startUTC; self.radarRange = radarRange
+    public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, radarRangeFixed: Bool = true, clock: Bool = true) {
+        self.hud = hud; self.startUTC = startUTC; self.radarRange = radarRange; self.radarRangeFixed = radarRangeFixed
         self.clock = clock
     }
 
@@ -146,7 +150,8 @@ public struct FrameOverlay: Sendable {
             let blips = record.annotations.map {
                 RadarBlip(bearing: $0.bearing, distance: $0.distance, category: $0.poi.category, labelled: $0.visible)
             }
-            drawing.radar = RadarDrawing(heading: heading, halfFieldOfView: halfFOV, range: radarRange, blips: blips)
+            let range = radarRangeFixed ? radarRange : RadarDrawing.rangeAround(blips, reach: radarRange)
+            drawing.radar = RadarDrawing(heading: heading, halfFieldOfView: halfFOV, range: range, blips: blips)
         }
         return drawing
     }

@@ -65,8 +65,9 @@ public struct FlatPhoneMap: Sendable {
     /// The map at log time `time` and `position`, with `places` (the frame's POIs and their
     /// distances, nearest first), drawn `width` × `height`, the cone `halfAngleDeg` either side
     /// of `facing` (degrees from north; nil: no cone).
+    /// `clock`: the time as the HUD shows it ("10:02:41 UTC"), said in the caption with the speed.
     public func drawing(at time: Double, position: GeoCoordinate, places: [(poi: POI, distance: Double)], facing: Double?,
-                        halfAngleDeg: Double, width: Int, height: Int) -> MapDrawing {
+                        halfAngleDeg: Double, width: Int, height: Int, clock: String? = nil) -> MapDrawing {
         let metresPerPixel = Self.metresAcross / Double(min(width, height))
         let here = plane.enu(GeoCoordinate(latitude: position.latitude, longitude: position.longitude, altitude: 0))
         let halfE = Double(width) / 2 * metresPerPixel, halfN = Double(height) / 2 * metresPerPixel
@@ -95,9 +96,23 @@ public struct FlatPhoneMap: Sendable {
             MapDrawing.Place(point: p, category: a.poi.category,
                              label: named.contains(a.poi.id) ? "\(a.poi.labelText) · \(formatDistance(a.distance))" : nil)
         }
-        let osm = hasBaseMap || places.contains { $0.poi.id.hasPrefix("osm:") }
+        // No street or building in view: the map says "No map data" over its grid.
+        map.hasBaseMap = !map.areas.isEmpty || !map.lines.isEmpty
+        let osm = map.hasBaseMap || places.contains { $0.poi.id.hasPrefix("osm:") }
         map.attribution = osm ? "© OpenStreetMap contributors" : nil
-        map.caption = "Phone pointing down: map view"
+        // The camera view's HUD is not drawn over a map: the caption carries speed and time.
+        map.caption = (["Phone pointing down: map view"] + [speed(at: time).map { String(format: "%.1f km/h", $0 * 3.6) }, clock]
+            .compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: " · ")
         return map
+    }
+
+    /// Ground speed, m/s, over the GPS fixes within `window` seconds either side of `time`
+    /// (nil with fewer than two).
+    func speed(at time: Double, window: Double = 2) -> Double? {
+        let near = fixes.filter { abs($0.time - time) <= window }
+        guard let a = near.first, let b = near.last, b.time - a.time > 0.5 else { return nil }
+        var metres = 0.0
+        for (p, q) in zip(near, near.dropFirst()) { metres += hypot(q.e - p.e, q.n - p.n) }
+        return metres / (b.time - a.time)
     }
 }

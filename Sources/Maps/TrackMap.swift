@@ -65,6 +65,7 @@ public enum TrackMap {
             featureCount += 1
             drawing.add(feature.kind, points: points)
         }
+        drawing.hasBaseMap = featureCount > 0  // else a grid, and the map says "No map data"
         drawing.track = trackEN.map(pixel)
 
         // A cone every `coneInterval` seconds of frames, the camera's horizontal field of view,
@@ -92,7 +93,7 @@ public enum TrackMap {
         drawing.attribution = osm ? "© OpenStreetMap contributors" : nil
         return (drawing, MapSummary(widthPixels: width, heightPixels: height, metresPerPixel: metresPerPixel,
                                     pois: drawing.places.count, cones: drawing.cones.count,
-                                    baseMapFeatures: baseMap == nil ? nil : featureCount))
+                                    baseMapFeatures: featureCount > 0 ? featureCount : nil))
     }
 }
 

@@ -25,6 +25,19 @@ public struct Rect: Equatable, Hashable, Sendable {
     public func intersects(_ o: Rect) -> Bool {
         x < o.maxX && o.x < maxX && y < o.maxY && o.y < maxY
     }
+
+    /// True when `p` lies inside or on the edge.
+    public func contains(_ p: Point2) -> Bool { p.x >= x && p.x <= maxX && p.y >= y && p.y <= maxY }
+
+    /// Where a card's leader line leaves this box toward `anchor`: on the edge that faces it —
+    /// the bottom edge above the anchor for a card over it, the top edge for a card hanging
+    /// below it, the near side for a card beside it — kept `inset` px off the rounded corners.
+    public func leaderStart(toward anchor: Point2, inset: Double) -> Point2 {
+        func along(_ v: Double, _ lo: Double, _ hi: Double) -> Double { lo <= hi ? min(max(v, lo), hi) : (lo + hi) / 2 }
+        if anchor.y >= maxY { return Point2(along(anchor.x, minX + inset, maxX - inset), maxY) }
+        if anchor.y <= minY { return Point2(along(anchor.x, minX + inset, maxX - inset), minY) }
+        return Point2(anchor.x < midX ? minX : maxX, along(anchor.y, minY + inset, maxY - inset))
+    }
 }
 
 /// Label text measured by the renderer, so layout (which does no drawing) knows box sizes.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point of interest as poiar stores and shows it.
 public struct POI: Equatable, Hashable, Sendable {
     /// Stable id `<source>:<native id>`: `osm:node/123`, `osm:way/456`, `geojson:<id>`, …
@@ -32,7 +34,24 @@ extension POI {
     /// What a label shows: the name, or the category for an unnamed POI.
     public var labelText: String { POI.labelText(name: name, category: category) }
 
-    public static func labelText(name: String, category: String) -> String { name.isEmpty ? category : name }
+    /// The name, or for an unnamed POI its category's display name ("Café", not "cafe").
+    public static func labelText(name: String, category: String) -> String { name.isEmpty ? displayName(ofCategory: category) : name }
+
+    /// A category as people read it: "Café", "ATM", "Place of worship", "Bus station"; any
+    /// other category word with its underscores as spaces and a capital first letter.
+    public static func displayName(ofCategory category: String) -> String {
+        switch category {
+        case "", "poi": return "Place"
+        case "cafe": return "Café"
+        case "atm": return "ATM"
+        case "townhall": return "Town hall"
+        case "doctors": return "Doctor"
+        case "sports": return "Sports centre"
+        default:
+            let words = category.replacingOccurrences(of: "_", with: " ")
+            return words.prefix(1).uppercased() + words.dropFirst()
+        }
+    }
 }
 
 /// A POI found by a query, with its geodesic distance and initial bearing from the query point.

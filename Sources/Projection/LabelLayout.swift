@@ -88,8 +88,13 @@ public enum DistanceOffset: Sendable, Equatable {
 public struct LayoutOptions: Sendable {
     /// At most this many labels are drawn, nearest first (default 100; `--max-visible`).
     public var maxVisible: Int = 100
-    /// Gap between a lifted label and the one it clears (default 5, HDAugmentedReality's).
-    public var stackGap: Double = 5
+    /// Gap between a lifted label and the one it clears (default 10 at 720 px: at
+    /// HDAugmentedReality's 5 px a stack read as one block).
+    public var stackGap: Double = 10
+    /// Least horizontal distance between two leader lines that run over the same rows (default
+    /// 8 at 720 px): closer, a reader cannot tell which line goes to which card, so the second
+    /// card goes where its line runs elsewhere (below or beside its anchor).
+    public var leaderSpacing: Double = 8
     /// Length of the leader line from the box's bottom edge to the anchor.
     public var leaderLength: Double = 40
     /// Raise labels by distance before stacking (default none; `--distance-offset`).
@@ -133,15 +138,16 @@ public struct LayoutOptions: Sendable {
     /// Rising is never delayed: it is what keeps boxes from overlapping.
     public var dropDelay: Double = 8
 
-    public init(maxVisible: Int = 100, stackGap: Double = 5, leaderLength: Double = 40) {
+    public init(maxVisible: Int = 100, stackGap: Double = 10, leaderLength: Double = 40) {
         self.maxVisible = maxVisible; self.stackGap = stackGap; self.leaderLength = leaderLength
     }
 
-    /// The options for an image `scale` times the 720 px design size: lengths scale, the
-    /// 5 px stacking gap (HDAugmentedReality's) stays.
+    /// The options for an image `scale` times the 720 px design size: lengths scale.
     public func scaled(by scale: Double) -> LayoutOptions {
         var l = self
         l.leaderLength *= scale
+        l.stackGap *= scale
+        l.leaderSpacing *= scale
         l.levelMargin *= scale
         l.edgeMargin *= scale
         l.declutter.clusterSpan *= scale
@@ -162,6 +168,9 @@ public struct LayoutMemory: Sendable {
     var time: Double?
     /// The opacity of each card drawn on the last frame (fading in or out, or 1).
     var cardOpacity: [String: Double] = [:]
+    /// The labels that hung below (or stood beside) their anchor on the last frame: they stay
+    /// there while they can, instead of trading places with the stack above every frame.
+    var hung: Set<String> = []
 
     public init() {}
 }
@@ -214,6 +223,7 @@ public struct LabelLayout: Sendable {
                                      width: size.width, height: size.height)))
         }
         var placed: [Rect] = []
+        var leaders: [(box: Rect, anchor: Point2)] = []  // of the placed cards
         let keepOut = options.keepOut
         if var m = memory {
             placeOnLevels(eligible, candidates: candidates, result: &result, placed: &placed, memory: &m, time: time)
@@ -237,10 +247,18 @@ public struct LabelLayout: Sendable {
                 }
                 result[i].box = box
                 result[i].stackLevel = level
-                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, candidates[i].anchor),
-                   options.maxStackLevel.map({ level <= $0 }) ?? true {
+                let anchor = candidates[i].anchor!  // eligible
+                if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, anchor),
+                   !sharesColumn(box, anchor, with: leaders), options.maxStackLevel.map({ level <= $0 }) ?? true {
                     result[i].visible = true
-                    placed.append(box)
+                } else if let (hung, hungLevel) = hangingPlace(base, anchor: anchor, placed: placed, leaders: leaders) {
+                    result[i].box = hung
+                    result[i].stackLevel = hungLevel
+                    result[i].visible = true
+                }
+                if result[i].visible {
+                    placed.append(result[i].box!)
+                    leaders.append((result[i].box!, anchor))
                 }
             }
         }
@@ -267,7 +285,7 @@ public struct LabelLayout: Sendable {
         /// Where label `k` goes at level `l`: `l` steps above its unstacked place, lifted over
         /// any box of a lower level in the way; nil when that leaves the image or touches a
         /// box of the same or a higher level (with `margin` px to spare on each side).
-        func position(_ k: Int, _ l: Int, margin: Double) -> Rect? {
+        func position(_ k: Int, _ l: Int, margin: Double, keeping: Bool = false) -> Rect? {
             let base = chosen[k].box
             var b = Rect(x: base.x, y: base.y - Double(l) * step, width: base.width, height: base.height)
             guard l >= 0, l <= cap, b.minY >= 0 else { return nil }
@@ -281,6 +299,11 @@ public struct LabelLayout: Sendable {
             }
             guard b.minY >= 0, !options.keepOut.contains(where: { b.intersects($0) }),
                   !leaderCrossesKeepOut(b, candidates[chosen[k].index].anchor) else { return nil }
+            // Keeping a level needs only a clear box (two anchors drifting within a few pixels for a
+            // frame do not move a card); taking one needs the leader's own column.
+            if !keeping, let anchor = candidates[chosen[k].index].anchor,
+               sharesColumn(b, anchor, with: owners.indices.filter { owners[$0] != k }.compactMap { s in
+                   candidates[chosen[owners[s]].index].anchor.map { (placed[s], $0) } }) { return nil }
             let wide = Rect(x: b.x - margin, y: b.y, width: b.width + 2 * margin, height: b.height)
             for s in owners.indices where owners[s] != k && level[owners[s]]! >= l {
                 if placed[s].intersects(wide) { return nil }
@@ -299,11 +322,32 @@ public struct LabelLayout: Sendable {
         // Who wins where two labels want the same place: the nearer (as in the stateless
         // layout); `chosen` is nearest first.
         let byDistance = chosen.indices
-        // 1. Labels whose level is still free keep it (lowest levels first, then nearest first).
-        let keepers = byDistance.filter { previous[$0] != nil }.sorted { previous[$0]! < previous[$1]! }
-        for k in keepers {
-            if let b = position(k, previous[k]!, margin: 0) { place(k, previous[k]!, b) }
+        let wasHung = chosen.map { memory.hung.contains(candidates[$0.index].id) }
+        var hung = [Bool](repeating: false, count: chosen.count)
+        func hang(_ k: Int) {
+            let leaders = owners.indices.compactMap { s in candidates[chosen[owners[s]].index].anchor.map { (box: placed[s], anchor: $0) } }
+            guard let anchor = candidates[chosen[k].index].anchor else { return }
+            // A label that hung keeps its depth below the anchor while that place is clear (as a
+            // stacked label keeps its level), so it does not bob when the one above it leaves.
+            let id = candidates[chosen[k].index].id
+            if wasHung[k], let lift = memory.levels[id]?.lift, let level = previous[k],
+               let b = keptHangingPlace(chosen[k].box, anchor: anchor, y: chosen[k].box.y - lift, placed: placed, leaders: leaders) {
+                place(k, level, b)
+                hung[k] = true
+                return
+            }
+            guard let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders) else { return }
+            place(k, l, b)
+            hung[k] = true
         }
+        // 1. Labels whose level is still free keep it (lowest levels first, then nearest first);
+        // labels that hung below (or beside) their anchor hang there again while they can.
+        let keepers = byDistance.filter { previous[$0] != nil && !wasHung[$0] }.sorted { previous[$0]! < previous[$1]! }
+        for k in keepers {
+            if let b = position(k, previous[k]!, margin: 0, keeping: true) { place(k, previous[k]!, b) }
+        }
+        // (In their last order, so two hanging labels whose distances cross do not swap.)
+        for k in byDistance.filter({ wasHung[$0] }).sorted(by: { (previous[$0] ?? 0) < (previous[$1] ?? 0) }) { hang(k) }
         // 2. Labels whose level was taken, and new labels.
         let margin = options.levelMargin
         for k in byDistance where level[k] == nil && chosen[k].box.minY >= 0 {
@@ -322,7 +366,7 @@ public struct LabelLayout: Sendable {
         var dropSince: [String: Double] = [:]
         for k in byDistance {
             // A card fading out (its POI went behind a building) stays where it is until gone.
-            guard let l = level[k], l > 0, l == previous[k], !candidates[chosen[k].index].occluded else { continue }
+            guard let l = level[k], l > 0, l == previous[k], !hung[k], !candidates[chosen[k].index].occluded else { continue }
             var lower: (Int, Rect)?
             for t in 0..<l { if let b = position(k, t, margin: margin) { lower = (t, b); break } }
             guard let (t, b) = lower else { continue }
@@ -336,6 +380,8 @@ public struct LabelLayout: Sendable {
                 dropSince[id] = since
             }
         }
+        // 4. Labels with no room above their anchor hang below it, or stand beside it.
+        for k in byDistance where level[k] == nil { hang(k) }
         var placedIDs: [String] = []
         for (slot, k) in owners.enumerated() {
             let i = chosen[k].index
@@ -356,6 +402,7 @@ public struct LabelLayout: Sendable {
         memory.recentLevels = memory.recentLevels.filter { time - $0.value.time <= options.levelMemory }
         for r in visible { memory.recentLevels[r.id] = (r.stackLevel, time) }
         memory.dropSince = dropSince
+        memory.hung = Set(chosen.indices.filter { hung[$0] }.map { candidates[chosen[$0].index].id })
         memory.time = time
     }
 
@@ -364,15 +411,6 @@ public struct LabelLayout: Sendable {
         guard let a = c.anchor else { return false }
         return a.x >= 0 && a.x <= imageWidth && a.y >= 0 && a.y <= imageHeight
             && (options.maxDistance.map { c.distance <= $0 } ?? true)
-    }
-
-    /// Whether the leader line from `box` down to `anchor` would cross an area kept clear
-    /// (the line is taken as straight down from the box's bottom edge above the anchor).
-    func leaderCrossesKeepOut(_ box: Rect, _ anchor: Point2?) -> Bool {
-        guard let anchor, anchor.y > box.maxY else { return false }
-        let x = min(max(anchor.x, box.minX), box.maxX)
-        let line = Rect(x: min(x, anchor.x) - 1, y: box.maxY, width: abs(anchor.x - x) + 2, height: anchor.y - box.maxY)
-        return options.keepOut.contains { line.intersects($0) }
     }
 
     /// Eases a label's lift above its anchor toward its new stacked lift, with
@@ -387,7 +425,9 @@ public struct LabelLayout: Sendable {
             let id = result[i].id
             guard let previousLift = memory.levels[id]?.lift, let base = baseY[id], var box = result[i].box else { continue }
             let target = base - box.y
-            guard abs(previousLift - target) > 0.5 else { continue }
+            // A card that moves from above its anchor to below it (or back) jumps: a glide would
+            // pass over the anchor.
+            guard abs(previousLift - target) > 0.5, (previousLift >= 0) == (target >= 0) else { continue }
             box.y = base - (target + (previousLift - target) * keep)
             let clear = box.minY >= 0 && !boxes.contains { $0.key != id && $0.value.intersects(box) }
                 && !options.keepOut.contains { $0.intersects(box) }

@@ -5,9 +5,10 @@ import POIARCore
 /// Fonts and dimensions of the cards (labels) drawn over a frame, and the one place
 /// that measures them: `labelSize` gives the layout exactly the box `renderFrame` draws.
 ///
-/// Dimensions are designed for a 720-pixel image and scale with
-/// `scale = min(imageWidth, imageHeight) / 720`, so a card covers the same share of
-/// the picture at any resolution.
+/// Dimensions are designed for a 720-pixel image and scale with it (`scale(width:height:)`):
+/// a card covers the same share of the picture at 720 px and above, and its text never gets
+/// smaller than at 720 px down to frames 480 px on their shorter side (the GoPro's 848 × 480),
+/// where a share of the picture would make the distance line 7 px tall.
 ///
 /// Thread safety: a `CardStyle` is immutable and `Sendable`; measuring and drawing
 /// from many threads at once is safe (fonts are shared Cairo scaled fonts, which lock
@@ -49,6 +50,8 @@ public struct CardStyle: LabelSizing {
     /// Design values for a 720-pixel image.
     enum Design {
         static let referenceSize = 720.0
+        /// Down to this shorter side, text keeps its size at 720 px.
+        static let smallestFullSize = 480.0
         static let nameFontSize = 17.0
         static let detailFontSize = 13.0
         static let attributionFontSize = 11.0
@@ -89,7 +92,7 @@ public struct CardStyle: LabelSizing {
         let width = max(1, imageWidth ?? (height * 16 / 9))
         self.imageWidth = width
         self.imageHeight = height
-        let scale = Double(min(width, height)) / Design.referenceSize
+        let scale = Self.scale(width: width, height: height)
         self.scale = scale
         self.sizeFactor = sizeFactor
         let card = scale * sizeFactor  // the card's own dimensions
@@ -112,6 +115,15 @@ public struct CardStyle: LabelSizing {
             try CardStyle(imageWidth: width, imageHeight: height, fontPath: fontPath, boldFontPath: boldFontPath,
                           sizeFactor: f, withSizes: false)
         } : []
+    }
+
+    /// Pixels per design pixel of a `width` × `height` frame: its shorter side over 720 px, but
+    /// 1 from 720 px down to 480 px (the smallest text, a far card's distance line, stays 10.4 px
+    /// tall, as at 720 px), and the shorter side over 480 px below that (thumbnails scale down).
+    public static func scale(width: Int, height: Int) -> Double {
+        let shorter = Double(min(width, height))
+        if shorter >= Design.referenceSize { return shorter / Design.referenceSize }
+        return min(1, shorter / Design.smallestFullSize)
     }
 
     /// The style of cards drawn `factor` times the normal size (the nearest of `sizeFactors`).

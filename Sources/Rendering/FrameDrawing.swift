@@ -30,10 +30,11 @@ public struct CardDrawing: Sendable {
     /// Where the card goes, in image pixels; its size should come from `CardStyle.labelSize`.
     /// The corner is rounded to whole pixels when drawn, so edges and text stay crisp.
     public var box: Rect
-    /// Where the POI projects: a leader line runs from the card's bottom edge to here, ending
-    /// in a dot. It leaves the card straight above the anchor, or, when the card was shifted
-    /// inward from the image edge past its anchor, from the card's nearest bottom corner.
-    /// Nil: no leader.
+    /// Where the POI projects: a leader line runs from the card's edge facing it to here, ending
+    /// in a dot (`Rect.leaderStart`): from the bottom edge straight above the anchor, or, when
+    /// the card was shifted inward from the image edge past its anchor, from its nearest bottom
+    /// corner; from the top edge of a card hanging below its anchor; from the near side of a
+    /// card beside it. Nil: no leader.
     public var anchor: Point2?
     public var name: String
     /// The second line, e.g. "85 m"; empty for a one-line card.
@@ -49,12 +50,6 @@ public struct CardDrawing: Sendable {
                 sizeFactor: Double = 1, opacity: Double = 1) {
         self.box = box; self.anchor = anchor; self.name = name; self.detail = detail; self.category = category
         self.sizeFactor = sizeFactor; self.opacity = opacity
-    }
-
-    /// Where the leader line leaves the card: on its bottom edge above the anchor, kept off the
-    /// rounded corners.
-    public static func leaderStart(box: Rect, anchor: Point2, inset: Double) -> Point2 {
-        Point2(min(max(anchor.x, box.minX + inset), box.maxX - inset), box.maxY)
     }
 }
 

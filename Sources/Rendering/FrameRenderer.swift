@@ -1,4 +1,5 @@
 import CCairo
+import Foundation
 import POIARCore
 
 /// Draws one output frame: the background (still or synthetic sky and ground), then the
@@ -162,12 +163,26 @@ struct MarkersLayer: FrameLayer {
 }
 
 /// The cards' leader lines and anchor dots, all under all the cards (`CardsLayer`), so no line
-/// ever crosses a card's text, however high the stack. A fading card's leader is drawn into a
-/// group and painted with its opacity, so its strokes do not show through each other.
+/// ever crosses a card's text, however high the stack; and clipped off every card's body, so a
+/// card drawn translucent (fading in or out) is not struck through by another card's line. A
+/// fading card's leader is drawn into a group and painted with its opacity, so its strokes do
+/// not show through each other.
 struct LeadersLayer: FrameLayer {
     var cards: [CardDrawing]
     var depth: LayerDepth { .leaders }
     func draw(on canvas: CairoCanvas, style: CardStyle) {
+        let cr = canvas.context
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        // The frame less the cards' boxes (they never overlap, so even-odd leaves them all out).
+        cairo_rectangle(cr, 0, 0, Double(canvas.width), Double(canvas.height))
+        for card in cards {
+            let box = pixelBox(card)
+            cairo_rectangle(cr, box.x, box.y, box.width, box.height)
+        }
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+        cairo_clip(cr)
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         for card in cards {
             withOpacity(card.opacity, on: canvas) { drawLeader(card, style: style, on: canvas) }
         }
@@ -208,7 +223,7 @@ private func drawMarker(_ marker: MarkerDrawing, style: CardStyle, on canvas: Ca
     }
 }
 
-/// The leader line from the card's bottom edge to the anchor, and the anchor dot.
+/// The leader line from the card's edge facing the anchor to the anchor, and the anchor dot.
 private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let s = style.scale
@@ -217,10 +232,10 @@ private func drawLeader(_ card: CardDrawing, style: CardStyle, on canvas: CairoC
     cairo_save(cr)
     defer { cairo_restore(cr) }
 
-    // Leader line from the bottom edge to the anchor, and the anchor dot.
+    // Leader line from the card to the anchor, and the anchor dot.
     if let anchor = card.anchor {
-        let start = CardDrawing.leaderStart(box: box, anchor: anchor, inset: style.sized(card.sizeFactor).cornerRadius + 2 * s)
-        if anchor.y > start.y + 0.5 {
+        let start = box.leaderStart(toward: anchor, inset: style.sized(card.sizeFactor).cornerRadius + 2 * s)
+        if hypot(anchor.x - start.x, anchor.y - start.y) > 0.5 {
             cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
             for (paint, opacity, extra) in [(CardPalette.leaderHalo, CardPalette.leaderHaloOpacity, 1.5),
                                             (CardPalette.leader, 0.95, 0.0)] {

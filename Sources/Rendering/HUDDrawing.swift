@@ -73,6 +73,23 @@ public struct RadarDrawing: Sendable {
     }
 }
 
+extension RadarDrawing {
+    /// The round ranges a radar chooses from (metres).
+    static let roundRanges: [Double] = [50, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 7500, 10000, 15000, 20000, 30000, 50000]
+
+    /// A range from what is around: the smallest round range (`roundRanges`) that holds every
+    /// labelled POI and the `nearest` nearest POIs, with a tenth to spare so none sits on the
+    /// rim — at most `reach` (the search radius). A radar whose range is the search radius packs
+    /// a city's cafes into its inner ring; this one spreads the places near enough to matter.
+    public static func rangeAround(_ blips: [RadarBlip], reach: Double, nearest: Int = 12) -> Double {
+        let distances = blips.map(\.distance).sorted()
+        let labelled = blips.filter(\.labelled).map(\.distance).max() ?? 0
+        let kth = distances.isEmpty ? 0 : distances[min(nearest, distances.count) - 1]
+        let need = max(labelled, kth) * 1.1
+        return min(reach, roundRanges.first { $0 >= need } ?? reach)
+    }
+}
+
 public struct RadarBlip: Sendable {
     public var bearing: Double
     public var distance: Double
@@ -117,6 +134,10 @@ public enum HUDDesign {
     /// Dot radii on the radar: a blip labelled on this frame (with a white ring around it), any
     /// other blip, and the device at the centre.
     static let radarDot = (labelledBlip: 3.4, labelledRing: 1.2, blip: 2.4, device: 3.5)
+    /// Within this many degrees of facing south the red N sits over the range text at the bottom
+    /// of the disc: the range goes to the top instead. (At 720 px the N is 11 px inside a 75 px rim,
+    /// so it spans about ±25° of the text's 40 px.)
+    static let radarRangeClearOfNorth = 35.0
 }
 
 /// Where the HUD's parts sit on a `width` × `height` frame drawn with `style`: cards and
@@ -254,6 +275,16 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
     func x(_ bearing: Double) -> Double? {
         tape.offset(degreesOff: angleDifference(bearing, tape.heading)).map { tape.cx + $0 }
     }
+    // The heading box at the optical axis (drawn last, over the ticks): no bearing's label goes
+    // under it, nor past the image's edges, where it would be cut ("W" of "SW").
+    let headingText = String(format: "%03d° %@", Int(wrap360Local(tape.heading).rounded()) % 360,
+                             compassPoint(((wrap360Local(tape.heading) / 45).rounded()) * 45))
+    let padX = HUDDesign.headingBox.paddingX * s, padY = HUDDesign.headingBox.paddingY * s
+    let boxWidth = (fonts.heading.width(of: headingText) + 2 * padX).rounded(.up)
+    let boxHeight = (fonts.heading.ascent + fonts.heading.descent + 2 * padY).rounded(.up)
+    let box = Rect(x: (tape.cx - boxWidth / 2).rounded(), y: (HUDDesign.headingBox.top * s).rounded(),
+                   width: boxWidth, height: boxHeight)
+    let labelGap = HUDDesign.tick.labelGap * s
     let halfSpan = tape.halfSpan(width: width)
     let first = Int(((tape.heading - halfSpan) / 5).rounded(.down)) * 5
     let last = Int(((tape.heading + halfSpan) / 5).rounded(.up)) * 5
@@ -273,10 +304,13 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
             let cardinal = bearing % 45 == 0
             let text = cardinal ? compassPoint(Double(bearing)) : "\(bearing)"
             let font = cardinal ? fonts.tapeBold : fonts.tape
+            let left = px - font.width(of: text) / 2, right = left + font.width(of: text)
+            guard left >= labelGap / 2, right <= width - labelGap / 2,
+                  right < box.minX - labelGap || left > box.maxX + labelGap else { continue }
             if bearing == 0 { canvas.setColour(red: 1, green: 0.42, blue: 0.36) } else {
                 canvas.setColour(red: 1, green: 1, blue: 1, alpha: cardinal ? 1 : 0.8)
             }
-            canvas.text(text, font: font, x: px - font.width(of: text) / 2, y: height - tick - HUDDesign.tick.labelGap * s)
+            canvas.text(text, font: font, x: left, y: height - tick - labelGap)
         }
     }
     // POI marks: small dots at the top edge.
@@ -289,15 +323,8 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
         cairo_arc(cr, px, HUDDesign.tapeMark.centreY * s, HUDDesign.tapeMark.radius * s, 0, 2 * .pi)
         cairo_fill(cr)
     }
-    // The heading: a box at the optical axis, with a pointer below it.
-    let text = String(format: "%03d° %@", Int(wrap360Local(tape.heading).rounded()) % 360,
-                      compassPoint(((wrap360Local(tape.heading) / 45).rounded()) * 45))
+    // The heading: the box at the optical axis, with a pointer below it.
     let font = fonts.heading
-    let padX = HUDDesign.headingBox.paddingX * s, padY = HUDDesign.headingBox.paddingY * s
-    let boxWidth = (font.width(of: text) + 2 * padX).rounded(.up)
-    let boxHeight = (font.ascent + font.descent + 2 * padY).rounded(.up)
-    let box = Rect(x: (tape.cx - boxWidth / 2).rounded(), y: (HUDDesign.headingBox.top * s).rounded(),
-                   width: boxWidth, height: boxHeight)
     cairo_reset_clip(cr)
     canvas.roundedRectangle(box, radius: HUDDesign.headingBox.cornerRadius * s)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.95)
@@ -306,7 +333,7 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
     canvas.polygon([Point2(tape.cx - pointer, box.maxY), Point2(tape.cx + pointer, box.maxY), Point2(tape.cx, box.maxY + pointer)])
     cairo_fill(cr)
     canvas.setColour(RGBA8(r: 0x20, g: 0x21, b: 0x24))
-    canvas.text(text, font: font, x: box.x + padX, y: box.y + padY + font.ascent)
+    canvas.text(headingText, font: font, x: box.x + padX, y: box.y + padY + font.ascent)
 }
 
 private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Double, below top: Double, on canvas: CairoCanvas) {
@@ -367,10 +394,14 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
         cairo_arc(cr, centre.x, centre.y, r * k / 3, 0, 2 * .pi)
     }
     cairo_stroke(cr)
+    // The range at the bottom of the disc, or at its top while the red N is down there (facing
+    // south), so the two never overlap ("3N0 m").
     let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
+    let northDown = abs(angleDifference(radar.heading, 180)) < HUDDesign.radarRangeClearOfNorth
+    let rangeBaseline = northDown ? centre.y - r + HUDDesign.radarInset.rangeText * s + fonts.tape.ascent
+                                  : centre.y + r - HUDDesign.radarInset.rangeText * s
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
-    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2,
-                y: centre.y + r - HUDDesign.radarInset.rangeText * s)
+    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2, y: rangeBaseline)
     // Blips, farthest first; unlabelled ones small.
     for blip in radar.blips.sorted(by: { $0.distance > $1.distance }) where blip.distance <= radar.range {
         let a = angleDifference(blip.bearing, radar.heading) * .pi / 180

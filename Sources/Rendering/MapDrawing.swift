@@ -181,8 +181,13 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
     cairo_set_line_width(cr, 1.5 * s)
     cairo_stroke(cr)
 
-    // View cones, translucent, the latest on top.
+    // View cones, translucent, the latest on top; one whose apex is within half a cone's length
+    // of the last drawn is left out, so a slow stretch of the track does not pile cones into
+    // one smear.
+    var lastApex: Point2?
     for cone in map.cones {
+        if let last = lastApex, hypot(cone.apex.x - last.x, cone.apex.y - last.y) < cone.length / 2, cone.apex != map.position { continue }
+        lastApex = cone.apex
         let a = (cone.heading - 90) * .pi / 180, h = min(89, cone.halfAngle) * .pi / 180
         cairo_move_to(cr, cone.apex.x, cone.apex.y)
         cairo_arc(cr, cone.apex.x, cone.apex.y, cone.length, a - h, a + h)
@@ -243,6 +248,12 @@ private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoidin
     if let p = map.position { badges.append(Rect(x: p.x - 12 * s, y: p.y - 12 * s, width: 24 * s, height: 24 * s)) }
     var taken = furniture
     let bounds = Rect(x: 0, y: 0, width: Double(map.width), height: Double(map.height))
+    // A name never lies on the track: the line would run through its letters.
+    let trackHalfWidth = (MapDesign.trackWidth + 3) * s / 2
+    func crossesTrack(_ box: Rect) -> Bool {
+        let wide = box.insetBy(-trackHalfWidth)
+        return zip(map.track, map.track.dropFirst()).contains { segment($0, $1, meets: wide) }
+    }
     for place in labelled {
         let (text, width) = ellipsised(place.label!, font: font, maxWidth: Double(map.width) * 0.4)
         let height = font.ascent + font.descent
@@ -253,6 +264,7 @@ private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoidin
             box.minX >= 0 && box.maxX <= bounds.maxX && box.minY >= 0 && box.maxY <= bounds.maxY
                 && !taken.contains { $0.intersects(box) }
                 && !badges.contains { $0.intersects(box) }
+                && !crossesTrack(box.insetBy(-gap / 2))
         }) else { continue }
         taken.append(box)
         // A halo: the text stroked in white under the text filled in dark grey.
@@ -267,6 +279,27 @@ private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoidin
         canvas.setColour(red: 0.13, green: 0.13, blue: 0.15)
         canvas.text(text, font: font, x: box.x, y: box.y + font.ascent)
     }
+}
+
+/// Whether the segment from `a` to `b` meets `box` (Liang–Barsky clipping).
+func segment(_ a: Point2, _ b: Point2, meets box: Rect) -> Bool {
+    var t0 = 0.0, t1 = 1.0
+    let dx = b.x - a.x, dy = b.y - a.y
+    for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+        if p == 0 {
+            if q < 0 { return false }
+        } else {
+            let r = q / p
+            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+            if t0 > t1 { return false }
+        }
+    }
+    return true
+}
+
+extension Rect {
+    /// The rectangle grown by `-d` on every side (shrunk for positive `d`).
+    func insetBy(_ d: Double) -> Rect { Rect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
 }
 
 /// The smallest of 1, 2, 5 × 10ⁿ that is at least `length`.
@@ -312,7 +345,10 @@ struct MapFurniture {
         let y0 = Double(map.height) - margin - 8 * s - barHeight
         scaleBox = Rect(x: margin, y: y0 - font.ascent - 10 * s, width: length + 16 * s, height: font.ascent + font.descent + barHeight + 18 * s)
         northBox = Rect(x: Double(map.width) - margin - 40 * s, y: margin, width: 40 * s, height: 64 * s)
-        if let text = map.caption, !text.isEmpty {
+        // Without streets or buildings from any source the map says so, so a grid is not taken
+        // for an empty neighbourhood.
+        let notice = map.hasBaseMap ? nil : "No map data"
+        if let text = [map.caption, notice].compactMap({ $0 }).filter({ !$0.isEmpty }).joined(separator: " · ") as String?, !text.isEmpty {
             let (shown, width) = ellipsised(text, font: font, maxWidth: Double(map.width) - 2 * margin - 100 * s)
             let w = (width + 20 * s).rounded(.up), h = (font.ascent + font.descent + 10 * s).rounded(.up)
             caption = (shown, Rect(x: ((Double(map.width) - w) / 2).rounded(), y: margin, width: w, height: h))

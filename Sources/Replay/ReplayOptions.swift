@@ -102,6 +102,8 @@ public struct ReplaySummary: Sendable {
     public var skipped: Int
     /// The manifest written: `frames.jsonl`, or the shard's part.
     public var manifestName: String
+    /// The POI source the replay read (its streets and buildings are the report's base map).
+    public var poiSource: String?
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
     /// The frames written as PNG files (false with `--no-frames`: in the video only).
@@ -114,16 +116,19 @@ public struct ReplaySummary: Sendable {
 
 
 extension OverlayOptions {
-    /// The radar's radius, metres: `--radar-range`, else as far as labels reach
-    /// (`--max-distance`), else the search radius (`replay` and `project` alike).
-    public func radarRange(maxDistance: Double?, radius: Double) -> Double { radarRange ?? maxDistance ?? radius }
+    /// The radar's radius, metres: `--radar-range`, else at most as far as labels reach
+    /// (`--max-distance`), else the search radius, chosen on each frame from what is around
+    /// (`replay` and `project` alike).
+    public func radarRange(maxDistance: Double?, radius: Double) -> (range: Double, fixed: Bool) {
+        (radarRange ?? maxDistance ?? radius, radarRange != nil)
+    }
 }
 
 extension FrameOverlay {
     /// The overlay a replay with `options` draws: its HUD parts and second line, the radar
-    /// reaching as far as labels do (`--max-distance`, else `--radius`).
+    /// reaching at most as far as labels do (`--max-distance`, else `--radius`).
     public init(options: ReplayOptions, startUTC: Date?) {
-        self.init(hud: options.overlay.hud, startUTC: startUTC,
-                  radarRange: options.overlay.radarRange(maxDistance: options.layout.maxDistance, radius: options.radius))
+        let radar = options.overlay.radarRange(maxDistance: options.layout.maxDistance, radius: options.radius)
+        self.init(hud: options.overlay.hud, startUTC: startUTC, radarRange: radar.range, radarRangeFixed: radar.fixed)
     }
 }

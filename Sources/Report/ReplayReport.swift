@@ -2,6 +2,7 @@ import Evaluation
 import Foundation
 import Manifest
 import POIARCore
+import POIStore
 
 /// `poiar report OUT_DIR` and `replay --report`: one self-contained `report.html` beside a
 /// replay's frames (`ReportPage`: inline CSS, JavaScript and SVG, no network; the frames
@@ -32,8 +33,10 @@ public enum ReplayReport {
     }
 
     /// Writes `dir/report.html` (atomically). `truth`: the poses to score the frames against
-    /// (and the file's name, for the page); `log`: the recording, named on the page.
-    public static func write(dir: URL, truth: (series: PoseSeries, file: String)? = nil, log: String? = nil) throws -> Summary {
+    /// (and the file's name, for the page); `log`: the recording, named on the page; `baseMap`:
+    /// the streets and buildings the page's map draws under the track (those near it).
+    public static func write(dir: URL, truth: (series: PoseSeries, file: String)? = nil, log: String? = nil,
+                             baseMap: [MapFeature]? = nil) throws -> Summary {
         let manifest = dir.appendingPathComponent("frames.jsonl")
         guard FileManager.default.fileExists(atPath: manifest.path) else {
             throw InputError(file: dir.path, "no frames.jsonl: not the folder of a finished replay (shards: run poiar merge first)")
@@ -48,7 +51,7 @@ public enum ReplayReport {
             errors = data.truthErrors(truth.series, file: truth.file)
         }
         let title = dir.standardizedFileURL.lastPathComponent
-        let html = ReportPage.html(title: title, dataJSON: data.json(title: title, log: log, truth: errors))
+        let html = ReportPage.html(title: title, dataJSON: data.json(title: title, log: log, truth: errors, baseMap: baseMap ?? []))
         let url = dir.appendingPathComponent(fileName)
         try AtomicFile.write(Data(html.utf8), to: url)
         return Summary(url: url, frames: data.frames.count, headingRMSE: errors?.headingRMSE, inclinationRMSE: errors?.inclinationRMSE)
@@ -128,7 +131,7 @@ struct ReportData {
     }
 
     /// The page's data (ReportPage): one JSON object.
-    func json(title: String, log: String?, truth: TruthErrors?) -> String {
+    func json(title: String, log: String?, truth: TruthErrors?, baseMap: [MapFeature] = []) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.string("title", title)
@@ -158,6 +161,7 @@ struct ReportData {
         // The page draws the frames' positions; frames.jsonl has no raw GPS fixes to add (the
         // page takes them when given, as [[lat, lon], …]).
         w.raw("track", "[]")
+        writeBaseMap(baseMap, into: &w)
         w.beginArray("pois")
         for id in poiOrder {
             let p = pois[id]!

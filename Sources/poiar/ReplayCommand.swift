@@ -1,6 +1,7 @@
 import ArgumentParser
 import Evaluation
 import Foundation
+import Maps
 import POIStore
 import Recordings
 import Replay
@@ -68,7 +69,10 @@ struct ReplayCommand: ParsableCommand {
         if let reporter = batch.progressReporter(label: label) { engine.progress = { reporter.update($0) } }
         let summary = try engine.run()
         summary.notices(stats: output.stats).forEach(printNotice)
-        if output.report { printNotice(try ReplayReport.write(dir: summary.outputDir, truth: truth, log: log).description) }
+        if output.report {
+            let baseMap = try summary.poiSource.flatMap(TrackMap.baseMapFeatures)
+            printNotice(try ReplayReport.write(dir: summary.outputDir, truth: truth, log: log, baseMap: baseMap).description)
+        }
     }
 
     /// The replay the sections ask for, of `log` into `out`.

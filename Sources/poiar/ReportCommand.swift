@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Maps
 import Replay
 import Report
 
@@ -18,12 +19,16 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "The recording, named on the page.")
     var log: String?
 
+    @Option(help: "An OSM extract (PBF, XML, Overpass JSON) whose streets and buildings the page's map draws under the track.")
+    var basemap: String?
+
     func run() throws {
         try reportingErrors {
             try checkOutputs(writes: [(URL(fileURLWithPath: dir).appendingPathComponent(ReplayReport.fileName).path, "the report")],
                              reads: [(truth, "the truth"), (log, "the recording")])
             let series = try truth.map { (series: try readTruth($0, log: log, magnetic: false), file: $0) }
-            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log).description)
+            let baseMap = try basemap.flatMap(TrackMap.baseMapFeatures)
+            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log, baseMap: baseMap).description)
         }
     }
 }

@@ -45,12 +45,38 @@ struct FixedSizing: LabelSizing {
         #expect(r.allSatisfy { $0.stackLevel == 0 && $0.visible })
     }
 
-    @Test func aLabelPushedOffTheTopIsNotDrawn() {
-        // Anchors at y = 200: the first box at 120…160, then 75, 30, −15 → the 4th is off the top.
-        let cs = (0..<4).map { candidate("p\($0)", Double($0 + 1), 500, 200) }
-        let r = layout.layout(cs, sizing: FixedSizing())
+    @Test func aLabelPushedOffTheTopHangsBelowItsAnchor() {
+        // Anchors at y = 200, 2 px apart: the first box at 120…160, then 75, 30, −15 → the 4th
+        // would leave the top; it hangs the leader's length below its anchor (its leader leaves
+        // its top edge), the 5th under it. Their lines run in the first card's column above
+        // the anchor only, so none shares one.
+        let cs = (0..<5).map { candidate("p\($0)", Double($0 + 1), 500, 200) }
+        var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        o.leaderSpacing = 0
+        let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800).layout(cs, sizing: FixedSizing())
         #expect(r[0].visible && r[1].visible && r[2].visible)
-        #expect(!r[3].visible && r[3].stackLevel == 3)
+        #expect(r[3].visible && r[3].box!.y == 240 && r[3].stackLevel == 0)
+        #expect(r[4].visible && r[4].box!.y == 285 && r[4].stackLevel == 1)
+        #expect(r[3].box!.leaderStart(toward: Point2(500, 200), inset: 0) == Point2(500, 240))
+        assertNoVisibleOverlap(r)
+    }
+
+    @Test func twoLeadersNeverShareAColumn() {
+        // Two anchors 3 px apart: the second card would stack above the first with its line
+        // beside the first's; it hangs below its anchor instead.
+        let r = layout.layout([candidate("near", 10, 500, 400), candidate("far", 20, 503, 400)], sizing: FixedSizing())
+        #expect(r[0].visible && r[1].visible)
+        #expect(r[0].box!.maxY < 400 && r[1].box!.minY > 400)
+    }
+
+    @Test func withNoRoomAboveOrBelowACardStandsBesideItsAnchor() {
+        // A frame 200 px tall, an anchor in the middle: 40 px leader + 40 px card fit neither
+        // above (the tape takes the top 44 px) nor below (the radar takes the bottom); beside it does.
+        var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
+        o.keepOut = [Rect(x: 0, y: 0, width: 1000, height: 44), Rect(x: 0, y: 150, width: 1000, height: 50)]
+        let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 200).layout([candidate("a", 10, 500, 100)], sizing: FixedSizing())
+        #expect(r[0].visible && r[0].box == Rect(x: 520, y: 80, width: 100, height: 40))
+        #expect(r[0].box!.leaderStart(toward: Point2(500, 100), inset: 0) == Point2(520, 100))
     }
 
     @Test func anchorsOffTheImageOrBehindGetNoLabel() {
@@ -112,13 +138,19 @@ struct FixedSizing: LabelSizing {
         #expect(abs((ys[0] - ys[4]) - 0.25 * 800 * 1200 / 1500) < 1e-9)
     }
 
-    @Test func maxStackHidesTheFartherLabel() {
+    @Test func maxStackHangsTheFartherLabel() {
         var o = LayoutOptions(maxVisible: 100, stackGap: 5, leaderLength: 40)
         o.maxStackLevel = 1
-        let cs = (0..<3).map { candidate("p\($0)", Double($0 + 1), 500, 600) }
+        o.leaderSpacing = 0
+        let cs = (0..<4).map { candidate("p\($0)", Double($0 + 1), 500, 600) }
         let r = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800).layout(cs, sizing: FixedSizing())
-        #expect(r.map(\.visible) == [true, true, false])
-        #expect(r[2].stackLevel == 2)
+        // Two stack above the anchor; the third hangs below it, the fourth under the third; a
+        // fifth would need a second push below, past the cap: it stands beside the anchor.
+        #expect(r.map(\.visible) == [true, true, true, true])
+        #expect(r[2].box!.y == 640 && r[3].box!.y == 685 && r[3].stackLevel == 1)
+        let five = LabelLayout(options: o, imageWidth: 1000, imageHeight: 800)
+            .layout((0..<5).map { candidate("p\($0)", Double($0 + 1), 500, 600) }, sizing: FixedSizing())
+        #expect(five[4].visible && five[4].box == Rect(x: 520, y: 580, width: 100, height: 40))
     }
 
     @Test func maxDistanceDropsFarLabels() {

@@ -84,10 +84,10 @@ struct GoldenImageTests {
         #expect(GoldenImage.difference(shifted, golden).far <= whole.height)
     }
 
-    @Test("cards scale with the image: at 1280×720 they are the 640×360 ones at twice the size")
+    @Test("cards scale with the image: at 2560×1440 they are the 1280×720 ones at twice the size")
     func cardsScale() throws {
-        let (small, smallStyle) = try cardScene(width: 640, height: 360)
-        let (large, largeStyle) = try cardScene(width: 1280, height: 720)
+        let (small, smallStyle) = try cardScene(width: 1280, height: 720)
+        let (large, largeStyle) = try cardScene(width: 2560, height: 1440)
         for (a, b) in zip(small.cards, large.cards) {
             #expect(abs(b.box.width - 2 * a.box.width) <= 2 && abs(b.box.height - 2 * a.box.height) <= 2)
         }

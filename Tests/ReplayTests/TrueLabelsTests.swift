@@ -83,7 +83,8 @@ import Testing
                 let (record, image) = try render(labels, style: style)
                 try expectGolden(image, "occluded-dim-480x720.png")
                 // The dim marker is drawn where hide draws nothing.
-                let p = a[1].anchor!, x = Int(p.x), y = Int(p.y) - 3
+                // On the marker's grey ring (4.5 px at 720).
+                let p = a[1].anchor!, x = Int(p.x), y = Int(p.y - 4.5 * style.scale)
                 let dimmed = image.pixel(x: x, y: y), hidden = try #require(hiddenImage).pixel(x: x, y: y)
                 #expect(abs(Int(dimmed.r) - Int(hidden.r)) + abs(Int(dimmed.b) - Int(hidden.b)) > 30)
                 #expect(record.jsonLine.contains("\"occluded\": true, \"marker\": \"dim\""))
@@ -122,7 +123,7 @@ import Testing
         #expect(anchor.x > Double(camera.width) - 15 && anchor.x < Double(camera.width))
         #expect(a.visible && box.maxX <= Double(camera.width) - 3.9 && box.minX >= 0)
         // The leader leaves the card's bottom edge as near the anchor as the rounded corner allows.
-        let start = CardDrawing.leaderStart(box: box, anchor: anchor, inset: 10)
+        let start = box.leaderStart(toward: anchor, inset: 10)
         #expect(start.x < anchor.x && start.y == box.maxY)
         let (_, image) = try render(labels, style: style)
         try expectGolden(image, "edge-shifted-card-480x720.png")

@@ -38,8 +38,8 @@ public struct PoseProjection: Sendable {
         let db = try openPOISource(URL(fileURLWithPath: poiSource), onImport: { notice("\($0)") }, onNotice: notice)
         let buildingSource = try BuildingSource.open(option: buildings, poiSourcePath: poiSource, poiDatabase: db,
                                                      without: BuildingSource.labelsUnchecked, notice: notice)
-        let frameOverlay = FrameOverlay(hud: overlay.hud, startUTC: nil, radarRange: overlay.radarRange ?? layout.maxDistance ?? radius,
-                                        clock: false)
+        let radar = overlay.radarRange(maxDistance: layout.maxDistance, radius: radius)
+        let frameOverlay = FrameOverlay(hud: overlay.hud, startUTC: nil, radarRange: radar.range, radarRangeFixed: radar.fixed, clock: false)
         let pipeline = try FramePipeline(camera: cam, layout: layout, annotation: annotation, overlay: frameOverlay,
                                          pois: POIQuery(database: db, radius: radius, categories: categories, language: language),
                                          lineOfSight: try buildingSource?.lineOfSight(around: [location], radius: radius),

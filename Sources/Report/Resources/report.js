@@ -14,7 +14,8 @@ const MINUS = '\u2212';
 // ---------------------------------------------------------------- helpers
 
 function num(v) { return typeof v === 'number' && isFinite(v) ? v : null; }
-function signed(text) { return text.replace('-', MINUS); }
+// A typographic minus; none on a number that rounds to zero ("0.00", not "−0.00").
+function signed(text) { return /^-0(\.0*)?$/.test(text) ? text.slice(1) : text.replace('-', MINUS); }
 function fixed(v, digits, unit) { return v == null ? '\u2013' : signed(v.toFixed(digits)) + (unit || ''); }
 function colourOf(category) { return palette.colours[category] || palette.other; }
 function clamp(v, lo, hi) { return Math.min(hi, Math.max(lo, v)); }
@@ -107,6 +108,29 @@ function column(key) {
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) { const v = num(frames[i][key]); out[i] = v == null ? NaN : v; }
   return out;
+}
+// An angle series made continuous (a step of more than 180 degrees is taken the short way
+// round), then moved by whole turns so its median lies within 180 degrees of `centre`: a
+// sway of 20 degrees either side of north plots as one wave, not two lines at 0 and 360.
+function unwrapped(values, centre) {
+  const out = Float64Array.from(values);
+  let prev = NaN, offset = 0;
+  for (let i = 0; i < out.length; i++) {
+    if (isNaN(out[i])) continue;
+    if (!isNaN(prev)) offset -= 360 * Math.round((values[i] + offset - prev) / 360);
+    out[i] = values[i] + offset;
+    prev = out[i];
+  }
+  const sorted = Array.from(out).filter((v) => !isNaN(v)).sort((a, b) => a - b);
+  if (!sorted.length) return out;
+  const shift = 360 * Math.round((centre - sorted[sorted.length >> 1]) / 360);
+  return out.map((v) => v + shift);
+}
+// An angle as shown: in [0, 360) for a bearing (`turn` 360), (−180, 180] for a roll (180).
+function wrapped(v, turn) {
+  if (!turn) return v;
+  const r = ((v % 360) + 360) % 360;
+  return turn === 180 && r > 180 ? r - 360 : r;
 }
 const tMin = n ? times[0] : 0;
 const tMax = n && times[n - 1] > tMin ? times[n - 1] : tMin + 1;
@@ -215,6 +239,31 @@ const map = (function () {
   const dots = (pts) => pts.map((p) => 'M' + r1(px(p)) + ' ' + r1(py(p)) + 'h0').join('');
 
   const polyline = (pts) => pts.map((p, i) => (i ? 'L' : 'M') + r1(px(p)) + ' ' + r1(py(p))).join('');
+  // The streets and buildings around the track (data.basemap: the POI source's ways), under it:
+  // areas filled, then streets by rank (major on top), footpaths dashed, railways grey.
+  const basemap = Array.isArray(data.basemap) ? data.basemap : [];
+  if (basemap.length) {
+    const pathOf = (f, close) => {
+      let d = '';
+      for (let i = 0; i + 1 < f.points.length; i += 2) d += (i ? 'L' : 'M') + r1(px([f.points[i], f.points[i + 1]])) + ' ' + r1(py([f.points[i], f.points[i + 1]]));
+      return d + (close ? 'Z' : '');
+    };
+    const fills = { green: ['#dcefd2', 'none'], water: ['#b9dce6', 'none'], plaza: ['#eceae6', 'none'], building: ['#e3ddd6', '#cfc6bc'] };
+    for (const kind of ['green', 'water', 'plaza', 'building']) {
+      const d = basemap.filter((f) => f.kind === kind).map((f) => pathOf(f, true)).join('');
+      if (d) svgEl('path', { d, fill: fills[kind][0], stroke: fills[kind][1], 'stroke-width': 0.8, 'vector-effect': 'non-scaling-stroke' }, world);
+    }
+    const widths = [6, 5, 4, 1.4];
+    for (const rank of [3, 2, 1, 0]) {
+      const d = basemap.filter((f) => f.kind === 'street' && f.rank === rank).map((f) => pathOf(f, false)).join('');
+      if (!d) continue;
+      if (rank === 3) { svgEl('path', Object.assign({ d, stroke: '#9e9893', 'stroke-width': widths[3], 'stroke-dasharray': '3 2.5' }, ns), world); continue; }
+      svgEl('path', Object.assign({ d, stroke: '#c9c4bd', 'stroke-width': widths[rank] + 2 }, ns), world);
+      svgEl('path', Object.assign({ d, stroke: rank === 0 ? '#fcdca3' : '#ffffff', 'stroke-width': widths[rank] }, ns), world);
+    }
+    const rail = basemap.filter((f) => f.kind === 'railway').map((f) => pathOf(f, false)).join('');
+    if (rail) svgEl('path', Object.assign({ d: rail, stroke: '#8a8a8a', 'stroke-width': 1.5 }, ns), world);
+  }
   const highlight = svgEl('path', Object.assign({ stroke: '#ffb300', 'stroke-opacity': 0.55, 'stroke-width': 17, d: '' }, ns), world);
   // The GPS fixes as logged (outliers too), under the frames' path; map-view runs in amber.
   if (fixes.length) {
@@ -534,7 +583,7 @@ function renderPlot(plot) {
   const yt = ticks(lo, hi, yStep);
   for (const v of yt) {
     grid += 'M' + m.l + ' ' + r1(Y(v)) + 'h' + w;
-    svgEl('text', { x: m.l - 5, y: r1(Y(v)) + 3.5, 'text-anchor': 'end' }, svg).textContent = tickText(v, yStep);
+    svgEl('text', { x: m.l - 5, y: r1(Y(v)) + 3.5, 'text-anchor': 'end' }, svg).textContent = tickText(wrapped(v, spec.turn), yStep);
   }
   const tStep = tSpan >= 120 ? [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200].find((s) => tSpan / s <= w / 90) || 7200 : niceStep(tSpan, Math.max(2, Math.floor(w / 90)));
   for (const t of ticks(tMin, tMax, tStep)) {
@@ -574,16 +623,23 @@ function placeCursor(plot) {
 // The plots' series.
 (function buildPlots() {
   const frameSeries = (name, key, colour, extra) => Object.assign({ name, colour, t: times, v: column(key), digits: 1 }, extra || {});
-  const heading = frameSeries('heading', 'heading', '#1565c0', { wrap: true });
-  const facing = frameSeries('facing', 'facing', '#8e24aa', { wrap: true, dash: '4 3', width: 1.2 });
+  // Heading and facing unwrapped around the heading's median (labels wrapped back to 0–360),
+  // roll around zero (labels within ±180): a sway reads at its size, a turn past north does not
+  // jump across the plot.
+  const heading = frameSeries('heading', 'heading', '#1565c0');
+  heading.v = unwrapped(heading.v, 180);
+  const headingMedian = Array.from(heading.v).filter((v) => !isNaN(v)).sort((a, b) => a - b)[heading.v.length >> 1];
+  const facing = frameSeries('facing', 'facing', '#8e24aa', { dash: '4 3', width: 1.2 });
+  facing.v = unwrapped(facing.v, headingMedian == null ? 180 : headingMedian);
   // Facing is heading's twin while the phone is upright; plot it only where they part.
   let parts = false;
   for (let i = 0; i < n && !parts; i++) {
-    const d = Math.abs(heading.v[i] - facing.v[i]);
-    if (Math.min(d, 360 - d) > 5) parts = true;
+    if (Math.abs(wrapped(heading.v[i] - facing.v[i], 180)) > 5) parts = true;
   }
-  addPlot({ title: 'Heading (\u00b0)', series: parts ? [heading, facing] : [heading], range: [0, 360], yStep: 90, unit: '\u00b0' });
-  addPlot({ title: 'Pitch and roll (\u00b0)', series: [frameSeries('pitch', 'pitch', '#2e7d32'), frameSeries('roll', 'roll', '#ef6c00')], zero: true, unit: '\u00b0' });
+  addPlot({ title: 'Heading (\u00b0)', series: parts ? [heading, facing] : [heading], minSpan: 10, turn: 360, unit: '\u00b0' });
+  const roll = frameSeries('roll', 'roll', '#ef6c00');
+  roll.v = unwrapped(roll.v, 0);
+  addPlot({ title: 'Pitch and roll (\u00b0)', series: [frameSeries('pitch', 'pitch', '#2e7d32'), roll], zero: true, turn: 180, unit: '\u00b0' });
   addPlot({ title: 'GPS accuracy (m)', series: [frameSeries('accuracy', 'accuracy', '#6a1b9a')], zero: true, unit: ' m', height: 72 });
   addPlot({ title: 'Labels per frame', series: [
     frameSeries('drawn', 'drawn', '#1565c0', { step: true, digits: 0 }),
@@ -606,7 +662,7 @@ function plotValues(i) {
         const j = nearestIndex(s.t, times[i]);
         if (j >= 0 && Math.abs(s.t[j] - times[i]) <= Math.max(period, 1e-6) * 0.75) v = s.v[j];
       } else v = s.v[i];
-      const text = isNaN(v) ? '\u2013' : signed(v.toFixed(s.digits)) + (plot.spec.unit || '');
+      const text = isNaN(v) ? '\u2013' : signed(wrapped(v, plot.spec.turn).toFixed(s.digits)) + (plot.spec.unit || '');
       texts.push(plot.spec.series.length > 1 ? s.name + ' ' + text : text);
     }
     plot.value.textContent = texts.join('   ');
