@@ -19,7 +19,8 @@ import POIARCore
 /// - Painter's order: buildings by their distance from the camera (0 inside), farthest first;
 ///   within one, walls by the distance of their middle, then the roof (seen from above) or the
 ///   underside (seen from below). Drawn in that order, nearer faces cover farther ones —
-///   exactly, for buildings that do not interlock.
+///   exactly, for buildings that do not interlock. Faces that nearer walls would cover wholly,
+///   or that miss the image, are left out (`CoverageMask`).
 public struct BuildingScene: Sendable {
     let lineOfSight: LineOfSight
     /// Per footprint, per ring: +1 when the building's inside lies left of the ring's edges
@@ -32,8 +33,9 @@ public struct BuildingScene: Sendable {
     static let edgePiece = radians(2)
     /// A storey's height, metres (`BuildingHeights.storeyHeight`): walls are lined at each floor.
     static let storey = 3.0
-    /// Storey lines are drawn on walls where they are at least this many pixels apart.
-    static let storeyLineSpacing = 8.0
+    /// Storey lines are drawn on walls where they are at least this many pixels apart (nearer
+    /// ones would crowd, and cost drawing time for little).
+    static let storeyLineSpacing = 14.0
 
     /// The buildings known.
     public var buildingCount: Int { lineOfSight.buildingCount }
@@ -74,11 +76,27 @@ public struct BuildingScene: Sendable {
             let distance = LineOfSight.contains(f.rings, eye) ? 0 : LineOfSight.distance(from: eye, to: f.rings)
             buildings.append((distance, i))
         }
-        buildings.sort { ($0.distance, $0.index) > ($1.distance, $1.index) }
-        var faces: [SceneFace] = []
-        for (_, i) in buildings { faces += buildingFaces(i, view: view, sun: sun) }
-        return faces
+        // Nearest first, each building's faces kept only where nearer walls leave them visible
+        // (`CoverageMask`; through a distorting lens walls are curved and nothing is left out);
+        // then painted farthest first.
+        buildings.sort { ($0.distance, $0.index) < ($1.distance, $1.index) }
+        var mask = view.curves ? nil : CoverageMask(width: projection.camera.width, height: projection.camera.height)
+        var kept: [[SceneFace]] = []
+        for (_, i) in buildings {
+            if let visible = mask, let box = view.imageBox(of: lineOfSight.footprints[i]),
+               visible.hides([box], margin: Self.hiddenMargin) { continue }
+            var faces = buildingFaces(i, view: view, sun: sun)
+            if let visible = mask {
+                faces.removeAll { visible.hides($0.rings, margin: Self.hiddenMargin) }
+                for face in faces where face.kind == .wall { mask?.add(convex: face.rings[0]) }
+            }
+            kept.append(faces)
+        }
+        return kept.reversed().flatMap { $0 }
     }
+
+    /// Pixels around a face that its antialiased edge and stroke may touch.
+    static let hiddenMargin = 2.0
 
     /// One building's faces in painter's order.
     private func buildingFaces(_ index: Int, view: CameraSpace, sun: Vector3) -> [SceneFace] {
@@ -142,7 +160,8 @@ struct CameraSpace {
     /// Metres within which a wall's storeys are `BuildingScene.storeyLineSpacing` pixels apart or more.
     let storeyLinesWithin: Double
     /// A fisheye or other distortion curves edges.
-    private let curves: Bool
+    let curves: Bool
+    private let nearPlane = BuildingScene.nearPlane
 
     init(projection: CameraProjection, eye: Point2, eyeHeight: Double) {
         self.projection = projection; self.eye = eye; self.eyeHeight = eyeHeight
@@ -169,16 +188,34 @@ struct CameraSpace {
         east * (p.x - eye.x) + north * (p.y - eye.y) + up * (height - eyeHeight)
     }
 
-    /// Whether any of a box (footprint bounds, bottom to top) can be on the image: false when its
-    /// eight corners all lie outside one of the half-spaces kept, or behind the near plane.
-    func mayShow(bounds: Rect, bottom: Double, top: Double) -> Bool {
+    /// The eight corners of a box (footprint bounds, bottom to top) in camera coordinates.
+    private func corners(bounds: Rect, bottom: Double, top: Double) -> [Vector3] {
         var corners: [Vector3] = []
         for x in [bounds.minX, bounds.maxX] {
             for y in [bounds.minY, bounds.maxY] {
                 for h in [bottom, top] { corners.append(camera(Point2(x, y), h)) }
             }
         }
+        return corners
+    }
+
+    /// Whether any of a box (footprint bounds, bottom to top) can be on the image: false when its
+    /// eight corners all lie outside one of the half-spaces kept, or behind the near plane.
+    func mayShow(bounds: Rect, bottom: Double, top: Double) -> Bool {
+        let corners = corners(bounds: bounds, bottom: bottom, top: top)
         return !keep.contains { plane in corners.allSatisfy { $0.dot(plane.normal) < plane.offset } }
+    }
+
+    /// The image of a footprint's bounding box extruded to its height, as the corners of the
+    /// rectangle around it (a lens without distortion: the image of a convex solid is within the
+    /// hull of its corners' images); nil when a corner is not in front of the camera.
+    func imageBox(of f: LineOfSight.Footprint) -> [Point2]? {
+        guard !curves else { return nil }
+        let points = corners(bounds: f.bounds, bottom: f.minHeight, top: f.height)
+        guard points.allSatisfy({ $0.z > nearPlane }) else { return nil }
+        let pixels = pixels(points)
+        let xs = pixels.map(\.x), ys = pixels.map(\.y)
+        return [Point2(xs.min()!, ys.min()!), Point2(xs.max()!, ys.max()!)]
     }
 
     /// The image outline of a flat polygon given in camera coordinates: clipped to the near

@@ -107,7 +107,8 @@ func drawScene(_ scene: SceneDrawing, style: CardStyle, on canvas: CairoCanvas) 
     cairo_save(cr)
     defer { cairo_restore(cr) }
     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    // Bevelled joins: at under a pixel wide they look as round ones do, and cost far less.
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_BEVEL)
     cairo_set_line_width(cr, BuildingPalette.edgeWidth * style.scale)
     for face in scene.faces {
         let c = BuildingPalette.colour(of: face, sunElevation: scene.sunElevationDeg, horizon: palette.skyAtHorizon)

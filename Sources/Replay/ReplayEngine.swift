@@ -191,6 +191,9 @@ public final class ReplayEngine {
         let lineOfSight = try prepared.buildings?.lineOfSight(around: fused.track.fixes.map(\.coordinate), radius: options.radius)
         overlay.scenery = try Scenery.resolve(options.overlay, lineOfSight: lineOfSight, eyeHeight: options.annotation.eyeHeight,
                                               reach: options.radius, startUTC: metadata.startUTC, file: options.logPath)
+        if let scenery = overlay.scenery, scenery.buildings.buildingCount == 0 {
+            notice("buildings: none within \(Int(options.radius)) m of the track, so none is drawn")
+        }
         let pipeline = try FramePipeline(camera: camera, layout: options.layout, annotation: options.annotation, overlay: overlay,
                                          pois: pois, lineOfSight: lineOfSight, fontPath: options.fontPath,
                                          boldFontPath: options.boldFontPath)
