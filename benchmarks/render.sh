@@ -96,7 +96,8 @@ if [ "$walk" = 1 ]; then
   [ -f "$work/walk1.csv" ] || "$poiar" simulate --script walking --waypoints "$path" --duration 60 --fps 2 \
     --pois "$pois" --out "$work/walk1.csv" 2>/dev/null
   "$poiar" pois query --db "$pois" --near 60.1677,24.9442 --radius 1 >/dev/null  # the POI cache, built once
-  args=(--pois "$pois" --filter cafe,restaurant --size 1280x720 --hfov 60 --progress-interval 0)
+  # --scene plain: the sky-and-ground background these figures have always measured (docs/rendering.md).
+  args=(--pois "$pois" --filter cafe,restaurant --size 1280x720 --hfov 60 --progress-interval 0 --scene plain)
   run() {  # run ID LABEL LOG JOBS: best wall time of $runs runs, its CPU use, the largest max RSS
     local id="$1" label="$2" log="$3" jobs="$4" dir="$work/out-$1"
     : > "$work/time-$id.txt"

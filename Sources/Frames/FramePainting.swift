@@ -30,7 +30,7 @@ func drawing(for record: FrameRecord, background: FrameBackground, overlay: Fram
     let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }
     return FrameDrawing(width: record.camera.width, height: record.camera.height, background: background,
                         cards: cards.map(\.card), markers: markers, attribution: osm ? "© OpenStreetMap contributors" : nil, indicators: indicators,
-                        hud: overlay.hudDrawing(for: record))
+                        hud: overlay.hudDrawing(for: record), overlays: overlay.scenery?.overlays(for: record) ?? [])
 }
 
 /// The frame's image: the camera view (cards over `background`), the map while the phone

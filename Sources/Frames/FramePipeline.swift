@@ -101,8 +101,14 @@ public struct FramePipeline: Sendable {
         try paintFrame(record, overlay: overlay, style: style, background: background)
     }
 
-    /// The frame's image over `still` (nil: sky and ground from the pose).
+    /// The frame's image over `still` (nil: `pictureless`).
     public func draw(_ record: FrameRecord, still: RasterImage?) throws -> RasterImage {
-        try draw(record) { still.map { .still($0) } ?? syntheticBackground(camera: record.camera, pose: record.pose) }
+        try draw(record) { still.map { .still($0) } ?? pictureless(record) }
+    }
+
+    /// The background of a frame without a picture: the map scene when the overlay has one
+    /// (`Scenery`), else sky and ground from the pose.
+    public func pictureless(_ record: FrameRecord) -> FrameBackground {
+        overlay.scenery?.background(for: record) ?? syntheticBackground(camera: record.camera, pose: record.pose)
     }
 }

@@ -81,6 +81,10 @@ public struct OverlayOptions: Sendable {
     /// The largest still read, in pixels (`--max-still-pixels`): checked from each still's
     /// header before anything is written, and again before decoding.
     public var maxStillPixels = defaultMaxStillPixels
+    /// Behind frames without a picture (`--scene`); nil: the map scene when there are buildings.
+    public var scene: SceneChoice?
+    /// Over every frame's picture (`--overlay`).
+    public var pictureOverlay = PictureOverlay.none
 
     public init() {}
 
@@ -113,6 +117,8 @@ public struct FrameOverlay: Sendable {
     public var clock: Bool
     /// The map frames show while the phone points at the ground; nil: always the camera view.
     public var flatMap: FlatPhoneMap?
+    /// The buildings drawn: the scene behind frames without a picture, outlines over pictures.
+    public var scenery: Scenery?
 
     public init(hud: HUDParts = [], startUTC: Date? = nil, radarRange: Double = 1500, radarRangeFixed: Bool = true, clock: Bool = true) {
         self.hud = hud; self.startUTC = startUTC; self.radarRange = radarRange; self.radarRangeFixed = radarRangeFixed

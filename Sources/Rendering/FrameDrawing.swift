@@ -15,6 +15,8 @@ public enum FrameBackground: Sendable {
     /// other side (the camera is upside down). `synthetic(horizon:skyPoint:)` works this
     /// out from any point known to be in the sky.
     case synthetic(horizon: (Point2, Point2)?, skyAbove: Bool)
+    /// The buildings around the camera over a sky and ground lit by the sun (`--scene map`).
+    case scene(SceneDrawing)
 
     /// A synthetic background whose sky is the side of the horizon line (through `a`
     /// and `b`) that contains `skyPoint` (e.g. where a direction above the horizon projects).

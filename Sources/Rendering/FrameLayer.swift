@@ -24,6 +24,9 @@ extension FrameLayer {
 /// card is never hidden by it; every leader line is under every card, so no line crosses a
 /// card's text; the edge arrows, the radar and the credit are over the cards.
 public enum LayerDepth: Int, Sendable, Comparable, CaseIterable {
+    /// Building outlines over the picture (`--overlay buildings`): part of the scene, under
+    /// every mark.
+    case buildings
     /// The compass tape and the GPS status.
     case hudTape
     /// Dots of POIs without a card.

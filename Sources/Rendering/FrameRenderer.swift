@@ -18,7 +18,9 @@ public func renderFrame(_ frame: FrameDrawing, style: CardStyle) throws -> Raste
     case let .still(image):
         try drawStill(image, on: canvas)
     case let .synthetic(horizon, skyAbove):
-        drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, style: style, on: canvas)
+        drawSyntheticBackground(horizon: horizon, skyAbove: skyAbove, palette: .day, style: style, on: canvas)
+    case let .scene(scene):
+        drawScene(scene, style: style, on: canvas)
     }
     for layer in frame.layers {
         try layer.draw(on: canvas, style: style)
@@ -60,8 +62,9 @@ enum SyntheticPalette {
     static let horizonLineWidth = 1.5
 }
 
-private func drawSyntheticBackground(horizon: (Point2, Point2)?, skyAbove: Bool,
-                                     style: CardStyle, on canvas: CairoCanvas) {
+/// Sky and ground in `palette`'s colours, split at the horizon (`FrameBackground.synthetic`).
+func drawSyntheticBackground(horizon: (Point2, Point2)?, skyAbove: Bool, palette: SkyPalette,
+                             style: CardStyle, on canvas: CairoCanvas) {
     let cr = canvas.context
     let width = Double(canvas.width), height = Double(canvas.height)
     let corners = HorizonGeometry.corners(width: width, height: height)
@@ -77,12 +80,12 @@ private func drawSyntheticBackground(horizon: (Point2, Point2)?, skyAbove: Bool,
 
     // Ground everywhere, then the sky polygon over it.
     fillGradient(canvas, from: a, along: Point2(-skyNormal.x, -skyNormal.y), length: farthestGround,
-                 start: SyntheticPalette.groundAtHorizon, end: SyntheticPalette.groundNear)
+                 start: palette.groundAtHorizon, end: palette.groundNear)
     cairo_paint(cr)
     let sky = HorizonGeometry.clip(corners, origin: a, normal: skyNormal)
     if sky.count >= 3 {
         fillGradient(canvas, from: a, along: skyNormal, length: farthestSky,
-                     start: SyntheticPalette.skyAtHorizon, end: SyntheticPalette.skyFar)
+                     start: palette.skyAtHorizon, end: palette.skyFar)
         canvas.polygon(sky)
         cairo_fill(cr)
     }

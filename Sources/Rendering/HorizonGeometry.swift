@@ -14,27 +14,10 @@ enum HorizonGeometry {
         return normal
     }
 
-    /// Sutherland–Hodgman clipping of a convex or concave polygon against one
-    /// half-plane: keeps the part where (p − origin)·normal ≥ 0.
-    /// (Sutherland & Hodgman, "Reentrant polygon clipping", CACM 17(1), 1974.)
+    /// The part of a polygon where (p − origin)·normal ≥ 0 (`clipPolygon`).
     static func clip(_ polygon: [Point2], origin: Point2, normal: Point2) -> [Point2] {
-        guard !polygon.isEmpty else { return [] }
-        func side(_ p: Point2) -> Double { (p.x - origin.x) * normal.x + (p.y - origin.y) * normal.y }
-        var output: [Point2] = []
-        var previous = polygon[polygon.count - 1]
-        var previousSide = side(previous)
-        for current in polygon {
-            let currentSide = side(current)
-            if (currentSide >= 0) != (previousSide >= 0) {
-                let t = previousSide / (previousSide - currentSide)
-                output.append(Point2(previous.x + t * (current.x - previous.x),
-                                     previous.y + t * (current.y - previous.y)))
-            }
-            if currentSide >= 0 { output.append(current) }
-            previous = current
-            previousSide = currentSide
-        }
-        return output
+        clipPolygon(polygon, side: { ($0.x - origin.x) * normal.x + ($0.y - origin.y) * normal.y },
+                    between: { a, b, t in Point2(a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)) })
     }
 
     /// The image rectangle's corners, clockwise on screen from the top-left.

@@ -104,6 +104,7 @@ public final class ReplayEngine {
             _ = try CardStyle(imageWidth: camera.width, imageHeight: camera.height,
                               fontPath: options.fontPath, boldFontPath: options.boldFontPath)
         }
+        try Scenery.check(options.overlay, hasBuildings: recording.buildings != nil, file: options.logPath)
         let footage = try RecordingFootage.find(options.footage, recording: recording.recording,
                                                 logFolder: recording.logFolder, notice: notice)
         let mcap = try options.mcap.map {
@@ -213,6 +214,11 @@ public final class ReplayEngine {
         }
         // Every building within the search radius of any place on the track.
         let lineOfSight = try prepared.buildings?.lineOfSight(around: fused.track.fixes.map(\.coordinate), radius: options.radius)
+        overlay.scenery = try Scenery.resolve(options.overlay, lineOfSight: lineOfSight, eyeHeight: options.annotation.eyeHeight,
+                                              reach: options.radius, startUTC: metadata.startUTC, file: options.logPath)
+        if let scenery = overlay.scenery, scenery.buildings.buildingCount == 0 {
+            notice("buildings: none within \(Int(options.radius)) m of the track, so none is drawn")
+        }
         let pipeline = try FramePipeline(camera: camera, layout: options.layout, annotation: options.annotation, overlay: overlay,
                                          pois: pois, lineOfSight: lineOfSight, fontPath: options.fontPath,
                                          boldFontPath: options.boldFontPath)

@@ -26,6 +26,7 @@ struct ProjectCommand: ParsableCommand {
 
     @OptionGroup(title: "Layout and HUD") var layout: LayoutArguments
     @OptionGroup(title: "Layout and HUD") var hud: HUDArguments
+    @OptionGroup(title: "Layout and HUD") var scene: SceneArguments
 
     @Option(help: ArgumentHelp("Also render the frame to this PNG.", valueName: "file"))
     var png: String?
@@ -61,6 +62,7 @@ struct ProjectCommand: ParsableCommand {
             projection.radius = layout.radius.value
             layout.apply(to: &projection.layout, &projection.annotation)
             hud.apply(to: &projection.overlay, &projection.annotation)
+            scene.apply(to: &projection.overlay)
             (projection.still, projection.maxStillPixels, projection.fontPath) = (still, maxStillPixels.value, font)
             let frame = try projection.annotate(image: png.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "", notice: printNotice)
             print(frame.record.jsonLine)

@@ -20,6 +20,7 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "Layout and HUD") var layout: LayoutArguments
     @OptionGroup(title: "Layout and HUD") var hud: HUDArguments
     @OptionGroup(title: "Layout and HUD") var look: ReplayLookArguments
+    @OptionGroup(title: "Layout and HUD") var scene: SceneArguments
     @OptionGroup(title: "Output") var output: ReplayOutputArguments
     @OptionGroup(title: "Output") var png: PNGArguments
     @OptionGroup(title: "Batch") var batch: BatchArguments
@@ -87,6 +88,7 @@ struct ReplayCommand: ParsableCommand {
         layout.apply(to: &options.layout, &options.annotation)
         hud.apply(to: &options.overlay, &options.annotation)
         look.apply(to: &options)
+        scene.apply(to: &options.overlay)
         output.apply(to: &options)
         options.pngCompressionLevel = png.level
         batch.apply(to: &options)

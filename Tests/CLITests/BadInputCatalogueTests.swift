@@ -522,6 +522,12 @@ enum BadInputCatalogue {
                      try put(Data("SQLite format 3\0".utf8) + Data(repeating: 0xAB, count: 2000), "b.sqlite", in: dir)
                  }, arguments: ["map", "log.csv", "--out", "map.png", "--buildings", "b.sqlite"], location: #"b\.sqlite"#,
                  message: "not a poiar POI database", absent: ["map.png"]),
+        BadInput(name: "buildings: --scene map without any", make: logCase([]), arguments: replay("--scene", "map"),
+                 location: #"log\.csv"#, message: "--scene map draws buildings, and there are none"),
+        BadInput(name: "buildings: --overlay buildings without any", make: logCase([]),
+                 arguments: ["project", "--at", "60.1679,24.9493", "--heading", "0", "--pitch", "0", "--size", "64x48", "--hfov", "60",
+                             "--pois", "pois.csv", "--overlay", "buildings", "--png", "p.png"],
+                 location: #"pois\.csv"#, message: "--overlay buildings draws buildings, and there are none", absent: ["p.png"]),
     ]
 
     /// Paths a log names must stay in its folder (docs/security.md).

@@ -51,7 +51,7 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                 let drawStart = DispatchTime.now().uptimeNanoseconds
                 let image = try context.pipeline.draw(record) {
                     if let decoded = jobs[i].background { return .still(decoded) }
-                    guard let url = jobs[i].still else { return syntheticBackground(camera: record.camera, pose: record.pose) }
+                    guard let url = jobs[i].still else { return context.pipeline.pictureless(record) }
                     do { return .still(try loadStill(url, maxPixels: context.maxStillPixels)) } catch let e as InputError {
                         throw StillCheck.attributed(e, logPath: context.logPath, line: record.logLine, time: record.time)
                     }

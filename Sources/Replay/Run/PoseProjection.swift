@@ -39,11 +39,13 @@ public struct PoseProjection: Sendable {
         let buildingSource = try BuildingSource.open(option: buildings, poiSourcePath: poiSource, poiDatabase: db,
                                                      without: BuildingSource.labelsUnchecked, notice: notice)
         let radar = overlay.radarRange(maxDistance: layout.maxDistance, radius: radius)
-        let frameOverlay = FrameOverlay(hud: overlay.hud, startUTC: nil, radarRange: radar.range, radarRangeFixed: radar.fixed, clock: false)
+        var frameOverlay = FrameOverlay(hud: overlay.hud, startUTC: nil, radarRange: radar.range, radarRangeFixed: radar.fixed, clock: false)
+        let lineOfSight = try buildingSource?.lineOfSight(around: [location], radius: radius)
+        frameOverlay.scenery = try Scenery.resolve(overlay, lineOfSight: lineOfSight, eyeHeight: annotation.eyeHeight, reach: radius,
+                                                   startUTC: nil, file: poiSource)
         let pipeline = try FramePipeline(camera: cam, layout: layout, annotation: annotation, overlay: frameOverlay,
                                          pois: POIQuery(database: db, radius: radius, categories: categories, language: language),
-                                         lineOfSight: try buildingSource?.lineOfSight(around: [location], radius: radius),
-                                         fontPath: fontPath)
+                                         lineOfSight: lineOfSight, fontPath: fontPath)
         var single = FrameSequence.single
         let record = try pipeline.annotate(index: 1, time: 0, logLine: nil, still: still, image: image,
                                            location: GPSFix(time: 0, coordinate: location, horizontalAccuracy: nil), pose: pose,
