@@ -153,7 +153,9 @@ public struct FusionPass {
                               modelDeclinationDeg: north?.modelDeclinationDeg, notice: onNotice)
                 .settle(&series, log: log, metadata: recording.metadata, relative: relative)
         }
-        return try finish(series, log: log, recording: recording)
+        let (bridged, bridges) = GyroGapCourse.bridge(series, fixes: log.track.fixes, lastTime: log.lastTime)
+        bridges.forEach { onNotice?(GyroGapCourse.notice($0)) }
+        return try finish(bridged, log: log, recording: recording)
     }
 
     /// `--pose-source phone`: the phone's own orientation, turned to the pass's north.

@@ -100,8 +100,7 @@ struct HeadingSettlement {
     /// cannot settle it. Also says what was taken to face the direction of travel.
     func alignToCourse(_ series: inout AttitudeSeries, log: LoadedLog) -> (CourseAlignment.Correction, String)? {
         // The direction the user faces, with the image's up as the phone was mostly held.
-        let step = max(1, series.count / 2000)
-        let holding = PhoneHolding.estimate(stride(from: 0, to: series.count, by: step).map { Pose(series[$0]) })
+        let holding = series.holding
         let imageUp = holding.orientation.imageUpInDevice
         let courses = CourseAlignment.courses(log.track.fixes)
         let current = series

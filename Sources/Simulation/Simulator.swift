@@ -66,6 +66,9 @@ public struct SimulationConfig: Sendable {
     public var gpsNoiseVariation = 0.0
     /// No GPS fixes in these intervals.
     public var gpsOutages: [TimeRange] = []
+    /// No gyro samples in these intervals, while the other sensors go on (an Android phone
+    /// that pauses its gyroscope in a car: the drive in the team's real recordings).
+    public var gyroOutages: [TimeRange] = []
     /// Fixes in these intervals are bad: 150–400 m off in a random direction (and up by 0.3×
     /// that), with an accuracy a little above the offset, as a phone's first fixes after a
     /// tunnel can be. A replay must reject them (poiar drops fixes worse than 100 m).
@@ -213,6 +216,7 @@ public struct Simulator: Sendable {
             meta.entries.append(("sim_mag_disturbance", String(format: "%.2f-%.2f s, %.2f uT east", d.t0, d.t1, d.microtesla)))
         }
         for o in c.gpsOutages { meta.entries.append(("sim_gps_outage", String(format: "%.2f-%.2f s", o.t0, o.t1))) }
+        for o in c.gyroOutages { meta.entries.append(("sim_gyro_outage", String(format: "%.2f-%.2f s", o.t0, o.t1))) }
         if !badTimes.isEmpty {
             meta.entries.append(("sim_bad_gps_fixes", badTimes.map { String(format: "%.3f", $0) }.joined(separator: ", ") + " (accuracy > 100 m, positions off by as much)"))
         }
@@ -303,7 +307,11 @@ public struct Simulator: Sendable {
                 while abs(time(k.mag, c.magRate, magT0) - ti) < 1e-12 { try emitMag(k.mag); k.mag += 1 }
                 let dq = (trajectory.attitude(ti - dt / 2).conjugate * trajectory.attitude(ti + dt / 2)).canonical
                 let w = dq.rotationVector / dt
-                try emit(.gyro(time: ti, rate: w + c.gyroBias + noise(&gyroRNG, c.gyroNoise)), .gyro, index: k.imu, rate: c.imuRate, t0: 0)
+                // The noise is drawn in an outage too, so the rest of the log is the same with or without it.
+                let rate = w + c.gyroBias + noise(&gyroRNG, c.gyroNoise)
+                if !c.gyroOutages.contains(where: { ti >= $0.t0 && ti < $0.t1 }) {
+                    try emit(.gyro(time: ti, rate: rate), .gyro, index: k.imu, rate: c.imuRate, t0: 0)
+                }
                 if let truth {
                     let qc = q.canonical, a = Pose(q).angles
                     try truth(String(format: "%.6f,%.9f,%.9f,%.9f,%.9f,%.4f,%.4f,%.4f,1", ti, qc.w, qc.x, qc.y, qc.z, normalized(a.heading), a.pitch, a.roll))

@@ -96,6 +96,9 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("gps-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No GPS fixes from T0 to T1 s (repeatable).", valueName: "t0,t1"))
     var gpsOutage: [TimeSpan] = []
 
+    @Option(name: .customLong("gyro-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No gyro samples from T0 to T1 s, the other sensors going on (repeatable).", valueName: "t0,t1"))
+    var gyroOutage: [TimeSpan] = []
+
     @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).", valueName: "t0,t1"))
     var gpsBad: [TimeSpan] = []
 
@@ -134,6 +137,7 @@ struct SimulatedLogArguments: ParsableArguments {
             config.magDisturbances = magDisturbance.map { .init(t0: $0.span.start, t1: $0.span.end, microtesla: $0.microtesla) }
         }
         if !gpsOutage.isEmpty { config.gpsOutages = gpsOutage.map { .init(t0: $0.start, t1: $0.end) } }
+        if !gyroOutage.isEmpty { config.gyroOutages = gyroOutage.map { .init(t0: $0.start, t1: $0.end) } }
         if !gpsBad.isEmpty { config.badGPSFixes = gpsBad.map { .init(t0: $0.start, t1: $0.end) } }
     }
 }
