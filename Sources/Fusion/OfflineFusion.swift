@@ -4,7 +4,9 @@ import POIARCore
 
 /// Attitude estimation with the whole recording at hand (a replay, not a live app):
 ///
-/// 1. **Calibrate over the whole recording**: the magnetometer's hard iron (and soft iron and
+/// 1. **Calibrate over the whole recording**: the uncalibrated stream when the log has one
+///    (one hard iron throughout), else the calibrated one with the OS's re-estimates taken out
+///    (`MagnetometerSteps`); the magnetometer's hard iron (and soft iron and
 ///    scale when its norm is far from WMM2025's intensity; `MagnetometerCalibration`), its
 ///    delay behind the gyro (`MagnetometerDelay`: its samples are moved to the instant they
 ///    describe), and the gyro bias wherever the device rested (`RestBiasSurvey`).
@@ -33,6 +35,9 @@ public struct OfflineFusion {
     /// Called after each gyro sample of the forward pass (the passes then run one after the
     /// other on the calling thread instead of side by side).
     public var onForwardFilter: ((Double, ComplementaryFilter) -> Void)?
+    /// Whether the OS's calibration steps are taken out of the calibrated magnetometer stream
+    /// (`MagnetometerSteps`) when there is no uncalibrated one (off: to measure what they cost).
+    public var removesMagnetometerSteps = true
 
     public init(params: ComplementaryFilterParams) { self.params = params }
 
@@ -56,12 +61,41 @@ public struct OfflineFusion {
         var report = Report()
         var p = params
         p.tauMag = params.offlineTauMag
+        var sourceNotice: String?
+        var prior = params.magHardIronSeed
+        var fitted: MagnetometerCalibration?
+        if !recording[.magUncal].isEmpty {
+            // The raw field's hard iron is one offset over the whole recording, where the OS may
+            // have re-estimated the calibrated stream's bias: used when it can be calibrated.
+            let raw = recording[.magUncal]
+            recording[.magUncal] = SampleSeries()
+            let cal = MagnetometerCalibration.fit(raw, accel: recording.accel, prior: nil, expectedFieldUT: params.expectedFieldUT,
+                                                  expectedDipDeg: params.expectedDipDeg, params: params)
+            if !cal.isIdentity {
+                recording.mag = raw
+                fitted = cal
+                prior = nil  // (a log's offset is the calibrated stream's)
+                p.magHardIronSeed = nil
+                sourceNotice = "the uncalibrated stream (mag_uncal) is used"
+            } else {
+                sourceNotice = "the uncalibrated stream (mag_uncal) is not used: \(cal.limitation ?? "no calibration fits it")"
+            }
+        }
+        if fitted == nil && removesMagnetometerSteps {
+            let steps = MagnetometerSteps.remove(from: &recording.mag, gyro: recording.gyro)
+            if !steps.isEmpty {
+                let sizes = steps.map(\.offsetChange.norm)
+                let text = String(format: "the OS re-estimated the calibration %d time(s) (steps of %.1f–%.1f µT, first at %.1f s): taken out",
+                                  steps.count, sizes.min()!, sizes.max()!, steps[0].time - recording.mag.times[0])
+                sourceNotice = sourceNotice.map { $0 + "; " + text } ?? text
+            }
+        }
         let hasMag = !recording.mag.isEmpty
 
         if hasMag {
-            let cal = MagnetometerCalibration.fit(recording.mag, accel: recording.accel, prior: params.magHardIronSeed,
-                                                  expectedFieldUT: params.expectedFieldUT, expectedDipDeg: params.expectedDipDeg,
-                                                  params: params)
+            let cal = fitted ?? MagnetometerCalibration.fit(recording.mag, accel: recording.accel, prior: prior,
+                                                            expectedFieldUT: params.expectedFieldUT, expectedDipDeg: params.expectedDipDeg,
+                                                            params: params)
             report.calibration = cal
             if !cal.isIdentity {
                 recording.mag.transformVectors { cal.apply($0) }
@@ -85,6 +119,7 @@ public struct OfflineFusion {
             }
             report.notices = Self.notices(cal, delay: report.magDelay, expected: params.expectedFieldUT,
                                           threshold: params.magNormThreshold)
+            if let sourceNotice { report.notices.insert("magnetometer: \(sourceNotice)", at: 0) }
         } else {
             p.magStartWait = 0
             report.relativeHeading = "heading is relative: the recording has no magnetometer (azimuth 0 = the device's facing direction at the first pose)"

@@ -18,6 +18,10 @@ public struct VectorSensor: Hashable, Sendable, Comparable, CaseIterable {
     @inlinable public static var gyro: VectorSensor { VectorSensor(0) }
     @inlinable public static var accel: VectorSensor { VectorSensor(1) }
     @inlinable public static var mag: VectorSensor { VectorSensor(2) }
+    /// The magnetometer without the OS's calibration (Sensor Logger's
+    /// `MagnetometerUncalibrated.csv`): a constant hard iron where the calibrated stream's
+    /// bias is re-estimated in steps. Offline fusion prefers it when a log has it.
+    @inlinable public static var magUncal: VectorSensor { VectorSensor(3) }
     public static let allCases: [VectorSensor] = table.indices.map { VectorSensor(UInt8($0)) }
 
     /// What poiar knows of one vector sensor.
@@ -48,6 +52,9 @@ public struct VectorSensor: Hashable, Sendable, Comparable, CaseIterable {
                     maxMagnitude: 400, beyondHint: "beyond any phone accelerometer: expected m/s²",
                     minMedianMagnitude: (3, "expected m/s² with gravity (≈ 9.81 at rest), is it in g?")),
         Properties(name: "mag", quantity: "magnetic field", unit: "µT", asciiUnit: "uT",
+                    maxMagnitude: 5000, beyondHint: "beyond any phone magnetometer: expected µT (is it nT?)",
+                    minMedianMagnitude: (2, "expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")),
+        Properties(name: "mag_uncal", quantity: "uncalibrated magnetic field", unit: "µT", asciiUnit: "uT",
                     maxMagnitude: 5000, beyondHint: "beyond any phone magnetometer: expected µT (is it nT?)",
                     minMedianMagnitude: (2, "expected µT (Earth's field is 25–65 µT), is it in gauss or mT?")),
     ]

@@ -174,6 +174,11 @@ enum SensorLoggerImport {
         let mag = try firstOf(magFiles)
         if let mag {
             try use(.mag, "mag \(mag.name)", mag.file)
+            // Beside the OS-calibrated field, the raw one: its hard iron stays put where the
+            // OS re-estimates the calibrated stream's bias in steps (offline fusion prefers it).
+            if mag.name != "MagnetometerUncalibrated.csv", let raw = try vectors("MagnetometerUncalibrated.csv", scale: 1, quiet: true) {
+                try use(.magUncal, "mag_uncal MagnetometerUncalibrated.csv", raw)
+            }
         } else if purpose == .recording {
             notice("\(container.path): no magnetometer samples (\(listed(magFiles))): the heading has no magnetic reference to north")
         }

@@ -31,6 +31,7 @@ public struct MotionScript: Sendable {
         public var magNoise: Double?
         public var hardIron: Vector3?
         public var magDisturbances: [SimulationConfig.MagDisturbance]?
+        public var osMagCalibration: [SimulationConfig.OSCalibrationStep]?
         public var gpsNoise: Double?
         public var gpsNoiseVariation: Double?
         public var gpsOutages: [SimulationConfig.TimeRange]?
@@ -51,6 +52,7 @@ public struct MotionScript: Sendable {
         if let v = s.magNoise { config.magNoise = v }
         if let v = s.hardIron { config.hardIron = v }
         if let v = s.magDisturbances { config.magDisturbances = v }
+        if let v = s.osMagCalibration { config.osMagCalibration = v }
         if let v = s.gpsNoise { config.gpsNoise = v }
         if let v = s.gpsNoiseVariation { config.gpsNoiseVariation = v }
         if let v = s.gpsOutages { config.gpsOutages = v }
@@ -280,7 +282,7 @@ private struct ScriptParser {
     func sensors(_ v: JSONValue) throws -> MotionScript.SensorSettings {
         guard let obj = v.object else { throw fail("sensors", "expected an object") }
         try checkKeys(obj, ["seed", "fps", "gyro_noise", "gyro_bias", "accel_noise", "mag_noise", "hard_iron", "mag_disturbance",
-                            "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "delivery"], at: "sensors")
+                            "os_mag_calibration", "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "delivery"], at: "sensors")
         var s = MotionScript.SensorSettings()
         if let x = obj["seed"] {
             let n = try number(x, "sensors.seed", in: 0...9_007_199_254_740_992, "a whole number ≥ 0")
@@ -306,6 +308,17 @@ private struct ScriptParser {
                 guard d[0] >= 0, d[1] > d[0] else { throw fail(f, "expected 0 ≤ t0 < t1") }
                 return SimulationConfig.MagDisturbance(t0: d[0], t1: d[1], microtesla: d[2])
             }
+        }
+        if let x = obj["os_mag_calibration"] {
+            guard let a = x.array else { throw fail("sensors.os_mag_calibration", "expected a list of [t, x, y, z] (µT)") }
+            var steps: [SimulationConfig.OSCalibrationStep] = []
+            for (i, r) in a.enumerated() {
+                let f = "sensors.os_mag_calibration[\(i)]"
+                let d = try numbers(r, f, count: 4...4, "[t, x, y, z] (µT)")
+                guard d[0] >= 0, d[0] > steps.last?.time ?? -1 else { throw fail(f, "expected times ≥ 0, each after the one before") }
+                steps.append(SimulationConfig.OSCalibrationStep(time: d[0], estimate: Vector3(d[1], d[2], d[3])))
+            }
+            s.osMagCalibration = steps
         }
         if let x = obj["gps_outage"] { s.gpsOutages = try timeRanges(x, "sensors.gps_outage") }
         if let x = obj["gyro_outage"] { s.gyroOutages = try timeRanges(x, "sensors.gyro_outage") }

@@ -58,6 +58,18 @@ public struct SimulationConfig: Sendable {
     /// Hard iron: a constant field in the device frame added to every mag sample, µT.
     public var hardIron = Vector3.zero
     public var magDisturbances: [MagDisturbance] = []
+    /// A phone OS's own magnetometer calibration, re-estimated in steps: from each step's time
+    /// on, `estimate` (µT, device frame) is its hard-iron estimate. When set, the `mag` rows are
+    /// the OS-calibrated field (the hard iron minus the estimate in force) and `mag_uncal` rows
+    /// carry the raw field with the whole hard iron (Sensor Logger's
+    /// `MagnetometerUncalibrated.csv`). Empty: `mag` rows only, with the hard iron.
+    public var osMagCalibration: [OSCalibrationStep] = []
+
+    public struct OSCalibrationStep: Sendable, Equatable {
+        public var time: Double
+        public var estimate: Vector3
+        public init(time: Double, estimate: Vector3) { self.time = time; self.estimate = estimate }
+    }
     /// GPS error: the 68 % horizontal radius, m (Gauss–Markov, τ 20 s); also the accuracy
     /// written in the fixes. 0: exact fixes.
     public var gpsNoise = 3.0
@@ -209,6 +221,9 @@ public struct Simulator: Sendable {
         meta.entries.append(("sim_gyro_bias_rad_s", String(format: "%.4f, %.4f, %.4f", c.gyroBias.x, c.gyroBias.y, c.gyroBias.z)))
         meta.entries.append(("sim_noise_sigma", String(format: "gyro %.4f rad/s, accel %.3f m/s2, mag %.2f uT, gps %.1f m", c.gyroNoise, c.accelNoise, c.magNoise, c.gpsNoise)))
         if c.gpsNoiseVariation > 0 { meta.entries.append(("sim_gps_noise_variation", String(format: "%.2f", c.gpsNoiseVariation))) }
+        for step in c.osMagCalibration {
+            meta.entries.append(("sim_os_mag_calibration", String(format: "%.2f s: %.2f, %.2f, %.2f uT", step.time, step.estimate.x, step.estimate.y, step.estimate.z)))
+        }
         if c.hardIron != .zero {
             meta.entries.append(("sim_hard_iron_ut", String(format: "%.2f, %.2f, %.2f", c.hardIron.x, c.hardIron.y, c.hardIron.z)))
         }
@@ -265,7 +280,14 @@ public struct Simulator: Sendable {
                 let on = Trajectory.smoother(t - d.t0) - Trajectory.smoother(t - d.t1)
                 world = world + Vector3(d.microtesla * on, 0, 0)
             }
-            try emit(.mag(time: t, field: r * world + c.hardIron + noise(&magRNG, c.magNoise)), .mag, index: i, rate: c.magRate, t0: magT0)
+            let raw = r * world + c.hardIron + noise(&magRNG, c.magNoise)
+            guard !c.osMagCalibration.isEmpty else {
+                try emit(.mag(time: t, field: raw), .mag, index: i, rate: c.magRate, t0: magT0)
+                return
+            }
+            let estimate = c.osMagCalibration.last { $0.time <= t }?.estimate ?? .zero
+            try emit(.mag(time: t, field: raw - estimate), .mag, index: i, rate: c.magRate, t0: magT0)
+            try emit(.vector(.magUncal, time: t, value: raw), .mag, index: i, rate: c.magRate, t0: magT0)
         }
         func normalized(_ deg: Double) -> Double { let h = deg.truncatingRemainder(dividingBy: 360); return h < 0 ? h + 360 : h }
 

@@ -113,6 +113,18 @@ func readWithNotices(_ dir: URL) throws -> (samples: [SensorSample], notices: [S
         #expect(i.metadata["import_ios_standardised"] == "false")
     }
 
+    /// Both magnetometer files: the calibrated one is `mag`, the raw one `mag_uncal` (which
+    /// offline fusion calibrates itself); each row's field as the file has it.
+    @Test func theUncalibratedMagnetometerIsReadBesideTheCalibratedOne() throws {
+        let mag = try fixtureRows("Magnetometer.csv") { _ in true }
+        let dir = try androidExport(["MagnetometerUncalibrated.csv": mag])
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (samples, _, _) = try readWithNotices(dir)
+        let sensors = bySensor(samples)
+        #expect(sensors["mag"]?.count == 200 && sensors["mag_uncal"]?.count == 200, "\(sensors.mapValues(\.count))")
+        #expect(sensors["mag"]?.map(\.time) == sensors["mag_uncal"]?.map(\.time))
+    }
+
     /// A phone without a magnetometer is a valid recording: a notice, and the rest reads.
     @Test func noMagnetometerIsANotice() throws {
         let dir = try androidExport(["Magnetometer.csv": nil, "MagnetometerUncalibrated.csv": ""])
