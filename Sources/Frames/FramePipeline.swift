@@ -84,7 +84,8 @@ public struct FramePipeline: Sendable {
                          position: PositionEstimate, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
         let location = position.location
         let hits = try pois?.hits(around: location.coordinate) ?? []
-        let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time)
+        let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time,
+                                      positionSigma: position.sigma)
         var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still, footage: footage,
                                  location: location, positionSigma: position.sigma, gps: position.gps, pose: pose,
                                  camera: camera, annotations: labels.annotations,
