@@ -2,13 +2,15 @@
 """Scores a smoothed position track against a simulation's truth (docs/position.md).
 
   position_eval.py TRUTH.track.csv (frames.jsonl | track.csv) [--label NAME]
+  position_eval.py --real track.csv [--label NAME]
 
 TRUTH is `poiar simulate --track`'s CSV (time,lat,lon,alt,...: the true position at frame times).
 The estimate is a replay's frames.jsonl (location = smoothed, location.gps = raw, location.sigma_m)
 or `poiar pose --track`'s CSV (one row per fix). The truth is interpolated to the estimate's
 times. Prints the horizontal error's median and p95 of the raw fixes and of the smoothed
 track, the share of times within sigma and 2 sigma, and the jerk (RMS third difference of the
-position over time) of both. Standard library only.
+position over time) of both. With --real (a real recording: no truth) it prints the jerk of
+both and how far the smoothed track is from the raw fixes. Standard library only.
 """
 import csv, json, math, sys
 
@@ -82,6 +84,8 @@ def main():
     label = "estimate"
     if "--label" in args:
         i = args.index("--label"); label = args[i + 1]; del args[i:i + 2]
+    if len(args) == 2 and args[0] == "--real":
+        return real(args[1], label)
     if len(args) != 2:
         sys.exit(__doc__)
     tt, tlat, tlon = read_truth(args[0])
@@ -101,6 +105,20 @@ def main():
     print(f"  ratio       median {pct(est_err, 50) / pct(raw_err, 50):6.2f}    p95 {pct(est_err, 95) / pct(raw_err, 95):6.2f}")
     if n_sigma:
         print(f"  sigma       {100 * within1 / n_sigma:5.1f} % within sigma, {100 * within2 / n_sigma:5.1f} % within 2 sigma")
+
+
+def real(path, label):
+    rows = read_estimate(path)
+    lat0 = rows[0][1][0]
+    times = [r[0] for r in rows]
+    apart = [math.hypot(*metres(r[1], r[3], lat0)) for r in rows]
+    worst = max(range(len(rows)), key=lambda i: apart[i])
+    sig = [r[2] for r in rows if r[2] is not None]
+    print(f"{label}: {len(rows)} fixes over {times[-1] - times[0]:.0f} s")
+    print(f"  jerk        raw {jerk(times, [r[3] for r in rows], lat0):8.3f} m/s^3   smoothed {jerk(times, [r[1] for r in rows], lat0):8.3f} m/s^3")
+    print(f"  smoothed-raw median {pct(apart, 50):5.2f} m  p95 {pct(apart, 95):5.2f} m  max {apart[worst]:5.2f} m (t = {times[worst]:.1f} s)")
+    if sig:
+        print(f"  sigma       median {pct(sig, 50):5.2f} m  p95 {pct(sig, 95):5.2f} m")
 
 
 main()
