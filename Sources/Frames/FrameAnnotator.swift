@@ -89,9 +89,11 @@ public struct FrameAnnotator: Sendable {
 
     /// One frame's labels: each POI projected, checked against the buildings (when known and
     /// `occlusion` is not off), decluttered, laid out and faded (`LabelLayout.plan`); edge
-    /// arrows toward the nearest POIs out of view and in sight.
+    /// arrows toward the nearest POIs out of view and in sight. With `positionSigma` (the 68 %
+    /// radius of the position's error) a card whose bearing is less certain than its own width
+    /// says so: "~" before its distance (`bearingIsUncertain`).
     public func labels(hits: [POIHit], location: GeoCoordinate, pose: Pose,
-                       memory: inout LayoutMemory?, time: Double) -> FrameLabels {
+                       memory: inout LayoutMemory?, time: Double, positionSigma: Double? = nil) -> FrameLabels {
         var device = location
         if device.altitude == nil { device.altitude = 0 }
         let plane = LocalTangentPlane(origin: device)
@@ -100,8 +102,14 @@ public struct FrameAnnotator: Sendable {
         let viewpoint = options.occlusion == .off ? nil : lineOfSight?.viewpoint(device: location, eyeHeight: options.eyeHeight)
         var candidates = hits.indices.map { i in
             let c = cameraPoints[i]
+            var detail = cardDetail(for: hits[i].poi, distance: hits[i].distance, secondLine: options.secondLine)
+            if let sigma = positionSigma, c.z > 0,
+               Self.bearingIsUncertain(distance: hits[i].distance, sigma: sigma,
+                                       cardWidth: sizing.labelSize(name: hits[i].poi.labelText, detail: detail).width, fx: camera.fx) {
+                detail = "~" + detail
+            }
             return LabelCandidate(id: hits[i].poi.id, name: hits[i].poi.labelText,
-                                  detail: cardDetail(for: hits[i].poi, distance: hits[i].distance, secondLine: options.secondLine),
+                                  detail: detail,
                                   distance: hits[i].distance,
                                   anchor: c.z > 0 ? projection.pixel(normalisedX: c.x / c.z, y: c.y / c.z) : nil,
                                   category: hits[i].poi.category)
@@ -253,5 +261,16 @@ public struct FrameAnnotator: Sendable {
         }
         return OffscreenIndicator(position: position,
                                   angleDeg: wrap360(degrees(atan2(dy, dx))))
+    }
+}
+
+extension FrameAnnotator {
+    /// Whether a POI `distance` m away may lie anywhere across more than its card's width: the
+    /// bearing's uncertainty, atan(σ / distance), against the angle the card spans, atan(w / fx)
+    /// (a position error of σ across the line of sight turns the bearing by that much).
+    public static func bearingIsUncertain(distance: Double, sigma: Double, cardWidth: Double, fx: Double) -> Bool {
+        guard sigma > 0, fx > 0 else { return false }
+        guard distance > 0 else { return true }
+        return sigma / distance > cardWidth / fx
     }
 }

@@ -74,10 +74,21 @@ public struct FramePipeline: Sendable {
     /// Frame `index` (from 1) at `time`, the device at `location` with `pose`.
     public func annotate(index: Int, time: Double, logLine: Int?, still: String?, footage: FootageStamp? = nil, image: String,
                          location: GPSFix, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
+        try annotate(index: index, time: time, logLine: logLine, still: still, footage: footage, image: image,
+                     position: PositionEstimate(location: location), pose: pose, sequence: &sequence)
+    }
+
+    /// Frame `index` (from 1) at `time`, the device at `position` (a smoothed track's, with its
+    /// uncertainty and the raw fix) with `pose`.
+    public func annotate(index: Int, time: Double, logLine: Int?, still: String?, footage: FootageStamp? = nil, image: String,
+                         position: PositionEstimate, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
+        let location = position.location
         let hits = try pois?.hits(around: location.coordinate) ?? []
-        let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time)
+        let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time,
+                                      positionSigma: position.sigma)
         var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still, footage: footage,
-                                 location: location, pose: pose, camera: camera, annotations: labels.annotations,
+                                 location: location, positionSigma: position.sigma, gps: position.gps, pose: pose,
+                                 camera: camera, annotations: labels.annotations,
                                  clusters: labels.clusters,
                                  sightLines: labels.sightLines, occlusionSeconds: labels.occlusionSeconds)
         if var viewSwitch = sequence.viewSwitch {

@@ -84,7 +84,12 @@ public struct FrameRecord: Sendable {
     public var still: String?
     /// The footage frame under this frame, when the frames are the footage's.
     public var footage: FootageStamp?
+    /// Where the device is: the smoothed position when the track is smoothed.
     public var location: GPSFix
+    /// The 68 % radius of `location`'s error, m (nil: not estimated).
+    public var positionSigma: Double?
+    /// The raw GPS fix at the frame's time, beside a smoothed `location`.
+    public var gps: GPSFix?
     public var pose: Pose
     public var camera: CameraIntrinsics
     public var annotations: [FrameAnnotation]
@@ -118,7 +123,9 @@ public struct FrameRecord: Sendable {
             footage: footage?.video, footageFrame: footage?.frame, footageTime: footage?.time,
             location: .init(lat: location.coordinate.latitude, lon: location.coordinate.longitude,
                             alt: location.coordinate.altitude,  // above the WGS84 ellipsoid (the log's gps z)
-                            accuracy: location.horizontalAccuracy),
+                            accuracy: location.horizontalAccuracy, sigmaM: positionSigma,
+                            gps: gps.map { .init(lat: $0.coordinate.latitude, lon: $0.coordinate.longitude,
+                                                 alt: $0.coordinate.altitude, accuracy: $0.horizontalAccuracy) }),
             pose: .init(q: [q.w, q.x, q.y, q.z], heading: angles.heading, pitch: angles.pitch, roll: angles.roll, facing: facingAzimuth),
             view: isMapView ? "map" : nil, camera: ManifestFrame.Camera(camera),
             annotations: annotations.map(\.manifestAnnotation),

@@ -149,7 +149,9 @@ public struct FrameOverlay: Sendable {
                                                  fisheye: camera.distortion?.model == .fisheye ? camera.distortion : nil)
         }
         if hud.contains(.gps) {
-            drawing.status = StatusDrawing(accuracy: record.location.horizontalAccuracy, time: clock ? clockText(record.time) : "")
+            // The smoothed position's 68 % radius when the track is smoothed, else the fix's.
+            drawing.status = StatusDrawing(accuracy: record.positionSigma ?? record.location.horizontalAccuracy,
+                                           time: clock ? clockText(record.time) : "")
         }
         if hud.contains(.radar) {
             let halfFOV = camera.halfHorizontalFOVDeg

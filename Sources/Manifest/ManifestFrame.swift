@@ -37,7 +37,23 @@ public struct ManifestFrame: Decodable, Sendable, Equatable {
         public var lat: Double, lon: Double
         /// Above the WGS84 ellipsoid, metres.
         public var alt: Double?
-        /// Horizontal accuracy, metres.
+        /// Horizontal accuracy, metres: the GPS fixes' stated one (interpolated).
+        public var accuracy: Double?
+        /// The radius that holds the position's error 68 % of the time, metres, when the
+        /// position is the smoothed track's (docs/position.md); nil for a raw or fixed one.
+        public var sigmaM: Double?
+        /// The raw GPS fix at the frame's time (interpolated), beside the smoothed position.
+        public var gps: Fix?
+        public init(lat: Double, lon: Double, alt: Double?, accuracy: Double?, sigmaM: Double? = nil, gps: Fix? = nil) {
+            self.lat = lat; self.lon = lon; self.alt = alt; self.accuracy = accuracy; self.sigmaM = sigmaM; self.gps = gps
+        }
+        enum CodingKeys: String, CodingKey { case lat, lon, alt, accuracy, gps, sigmaM = "sigma_m" }
+    }
+
+    /// A raw GPS fix as the manifest lists it.
+    public struct Fix: Decodable, Sendable, Equatable {
+        public var lat: Double, lon: Double
+        public var alt: Double?
         public var accuracy: Double?
         public init(lat: Double, lon: Double, alt: Double?, accuracy: Double?) {
             self.lat = lat; self.lon = lon; self.alt = alt; self.accuracy = accuracy

@@ -19,6 +19,15 @@ extension ManifestFrame {
         w.number("lon", location.lon)
         w.number("alt", location.alt, decimals: 3)
         w.number("accuracy", location.accuracy, decimals: 3)
+        if let sigma = location.sigmaM { w.number("sigma_m", sigma, decimals: 3) }
+        if let gps = location.gps {
+            w.beginObject("gps")
+            w.number("lat", gps.lat)
+            w.number("lon", gps.lon)
+            w.number("alt", gps.alt, decimals: 3)
+            w.number("accuracy", gps.accuracy, decimals: 3)
+            w.endObject()
+        }
         w.endObject()
         w.beginObject("pose")
         w.beginArray("q")

@@ -66,7 +66,15 @@ public enum TrackMap {
             drawing.add(feature.kind, points: points)
         }
         drawing.hasBaseMap = featureCount > 0  // else a grid, and the map says "No map data"
-        drawing.track = trackEN.map(pixel)
+        // A smoothed track is drawn with its uncertainty over its raw fixes; a raw one alone.
+        let path = track.path
+        if path.contains(where: { $0.sigma != nil }) {
+            drawing.track = path.map { pixel(en($0.location.coordinate)) }
+            drawing.trackSigma = path.map { ($0.sigma ?? 0) / metresPerPixel }
+            drawing.rawFixes = trackEN.map(pixel)
+        } else {
+            drawing.track = trackEN.map(pixel)
+        }
 
         // A cone every `coneInterval` seconds of frames, the camera's horizontal field of view,
         // a sixth of the map's shorter side long.

@@ -39,4 +39,28 @@ public protocol PositionTrack: Sendable {
     var fixes: [GPSFix] { get }
     /// The position at `time`, between the fixes around it; nil when there is none.
     func location(at time: Double) -> GPSFix?
+    /// The position at `time` with its uncertainty and the raw fix beside it, when the track
+    /// is smoothed (default: `location(at:)` alone).
+    func estimate(at time: Double) -> PositionEstimate?
+    /// The positions the track passes through, in time order: a smoothed track's own, else
+    /// the fixes (each with `sigma` nil).
+    var path: [PositionEstimate] { get }
+}
+
+extension PositionTrack {
+    public func estimate(at time: Double) -> PositionEstimate? { location(at: time).map { PositionEstimate(location: $0) } }
+    public var path: [PositionEstimate] { fixes.map { PositionEstimate(location: $0) } }
+}
+
+/// Where a smoothed track puts the device at one time: the position (its `horizontalAccuracy`
+/// the fixes' stated one there), the radius that holds its error 68 % of the time, and the raw
+/// GPS fix at that time (interpolated), kept beside it.
+public struct PositionEstimate: Equatable, Sendable {
+    public var location: GPSFix
+    /// The 68 % horizontal radius of the position's error, m; nil when not estimated.
+    public var sigma: Double?
+    public var gps: GPSFix?
+    public init(location: GPSFix, sigma: Double? = nil, gps: GPSFix? = nil) {
+        self.location = location; self.sigma = sigma; self.gps = gps
+    }
 }

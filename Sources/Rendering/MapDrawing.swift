@@ -54,6 +54,11 @@ public struct MapDrawing: Sendable {
     public var areas: [Area]
     public var lines: [Line]
     public var track: [Point2]
+    /// The radius holding the position's error 68 % of the time at each track point, pixels
+    /// (empty: not known): drawn as a pale band around the track.
+    public var trackSigma: [Double] = []
+    /// The raw GPS fixes under a smoothed track, drawn faintly.
+    public var rawFixes: [Point2] = []
     public var cones: [Cone]
     public var places: [Place]
     public var attribution: String?
@@ -197,6 +202,23 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
         rgb(MapPalette.cone, 0.55)
         cairo_set_line_width(cr, 1 * s)
         cairo_stroke(cr)
+    }
+    // The smoothed track's uncertainty: one path of circles, filled once (their union, evenly
+    // pale), then the raw fixes as faint dots.
+    if map.trackSigma.count == map.track.count, !map.trackSigma.isEmpty {
+        cairo_new_path(cr)
+        for (p, r) in zip(map.track, map.trackSigma) where r > 0 {
+            cairo_new_sub_path(cr)
+            cairo_arc(cr, p.x, p.y, r, 0, 2 * .pi)
+        }
+        cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
+        rgb(MapPalette.track, 0.2)
+        cairo_fill(cr)
+    }
+    for p in map.rawFixes {
+        rgb((0.25, 0.25, 0.3), 0.45)
+        cairo_arc(cr, p.x, p.y, 2 * s, 0, 2 * .pi)
+        cairo_fill(cr)
     }
     // The track: white halo, red line, start and end marks.
     if map.track.count >= 2 {

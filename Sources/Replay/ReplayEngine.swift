@@ -302,7 +302,7 @@ public final class ReplayEngine {
                     let record = try frames.pipeline.annotate(index: i + 1, time: frame.time, logLine: frame.line, still: still,
                                                               footage: frame.footage.map { footage!.stamp($0) },
                                                               image: FrameRecord.imageName(index: i + 1),
-                                                              location: fused.track.location(at: frame.time)!, pose: frame.pose,
+                                                              position: fused.track.estimate(at: frame.time)!, pose: frame.pose,
                                                               sequence: &sequence)
                     written.stats.add(record)
                     // This process's frames, less those a resumed run finds complete.

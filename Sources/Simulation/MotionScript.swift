@@ -37,6 +37,7 @@ public struct MotionScript: Sendable {
         public var gpsOutages: [SimulationConfig.TimeRange]?
         public var gyroOutages: [SimulationConfig.TimeRange]?
         public var badGPSFixes: [SimulationConfig.TimeRange]?
+        public var gpsErrors: GPSErrorModel?
         public var delivery: Delivery?
         public init() {}
     }
@@ -58,6 +59,7 @@ public struct MotionScript: Sendable {
         if let v = s.gpsOutages { config.gpsOutages = v }
         if let v = s.gyroOutages { config.gyroOutages = v }
         if let v = s.badGPSFixes { config.badGPSFixes = v }
+        if let v = s.gpsErrors { config.gpsErrors = v }
         if let v = s.delivery { config.delivery = v }
         if let v = groundAltitude { config.groundAltitude = v }
         if let v = startUTC { config.startUTC = v }
@@ -81,7 +83,7 @@ public struct MotionScript: Sendable {
 }
 
 /// Reads a script's JSON value tree, checking each field.
-private struct ScriptParser {
+struct ScriptParser {
     let file: String
     var targets: [String: GeoCoordinate] = [:]
 
@@ -282,7 +284,7 @@ private struct ScriptParser {
     func sensors(_ v: JSONValue) throws -> MotionScript.SensorSettings {
         guard let obj = v.object else { throw fail("sensors", "expected an object") }
         try checkKeys(obj, ["seed", "fps", "gyro_noise", "gyro_bias", "accel_noise", "mag_noise", "hard_iron", "mag_disturbance",
-                            "os_mag_calibration", "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "delivery"], at: "sensors")
+                            "os_mag_calibration", "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "gps_errors", "delivery"], at: "sensors")
         var s = MotionScript.SensorSettings()
         if let x = obj["seed"] {
             let n = try number(x, "sensors.seed", in: 0...9_007_199_254_740_992, "a whole number ≥ 0")
@@ -323,6 +325,7 @@ private struct ScriptParser {
         if let x = obj["gps_outage"] { s.gpsOutages = try timeRanges(x, "sensors.gps_outage") }
         if let x = obj["gyro_outage"] { s.gyroOutages = try timeRanges(x, "sensors.gyro_outage") }
         if let x = obj["gps_bad"] { s.badGPSFixes = try timeRanges(x, "sensors.gps_bad") }
+        if let x = obj["gps_errors"] { s.gpsErrors = try gpsErrors(x) }
         if let x = obj["delivery"] { s.delivery = try delivery(x) }
         return s
     }

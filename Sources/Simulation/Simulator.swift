@@ -81,6 +81,9 @@ public struct SimulationConfig: Sendable {
     /// No gyro samples in these intervals, while the other sensors go on (an Android phone
     /// that pauses its gyroscope in a car: the drive in the team's real recordings).
     public var gyroOutages: [TimeRange] = []
+    /// The wander's correlation time, white noise, multipath bursts, dropouts and stale fixes
+    /// (default: τ 20 s and none of the rest).
+    public var gpsErrors = GPSErrorModel()
     /// Fixes in these intervals are bad: 150–400 m off in a random direction (and up by 0.3×
     /// that), with an accuracy a little above the offset, as a phone's first fixes after a
     /// tunnel can be. A replay must reject them (poiar drops fixes worse than 100 m).
@@ -224,6 +227,9 @@ public struct Simulator: Sendable {
         for step in c.osMagCalibration {
             meta.entries.append(("sim_os_mag_calibration", String(format: "%.2f s: %.2f, %.2f, %.2f uT", step.time, step.estimate.x, step.estimate.y, step.estimate.z)))
         }
+        // A stream of its own, drawn after the others: logs without the model are unchanged.
+        var gpsModel = GPSErrorModel.Run(c.gpsErrors, duration: trajectory.duration, seed: rng.next())
+        if c.gpsErrors != GPSErrorModel() { meta.entries += c.gpsErrors.metadata(gpsModel) }
         if c.hardIron != .zero {
             meta.entries.append(("sim_hard_iron_ut", String(format: "%.2f, %.2f, %.2f", c.hardIron.x, c.hardIron.y, c.hardIron.z)))
         }
@@ -252,7 +258,7 @@ public struct Simulator: Sendable {
         let dt = 1 / c.imuRate
         let plane = trajectory.plane
         var gpsError = Vector3(gpsRNG.gaussian(), gpsRNG.gaussian(), gpsRNG.gaussian())
-        let phi = exp(-1 / (20 * c.gpsRate))
+        let phi = exp(-1 / (c.gpsErrors.wanderSeconds * c.gpsRate))
         let variationPhase = (2 * Double.pi * variationRNG.uniform(), 2 * Double.pi * variationRNG.uniform())
         var queue = c.delivery.isInOrder ? nil : DeliveryQueue(delivery: c.delivery)
         var latest = -Double.infinity, maxDisorder = 0.0
@@ -304,20 +310,25 @@ public struct Simulator: Sendable {
                 }
                 let index = k.gps
                 k.gps += 1
-                if c.gpsOutages.contains(where: { tg >= $0.t0 && tg < $0.t1 }) { continue }
+                if c.gpsOutages.contains(where: { tg >= $0.t0 && tg < $0.t1 }) || gpsModel.isDropped(tg) { continue }
                 let p = trajectory.position(tg)
                 var accuracy = c.gpsNoise * (1 + c.gpsNoiseVariation * (0.67 * sin(2 * .pi * tg / 70 + variationPhase.0)
                                                                         + 0.33 * sin(2 * .pi * tg / 23 + variationPhase.1)))
                 let sigmaH = accuracy / 1.51
                 var err = Vector3(gpsError.x * sigmaH, gpsError.y * sigmaH, gpsError.z * sigmaH * 1.5)
+                let extra = gpsModel.error(at: tg)
+                err = err + Vector3(extra.east, extra.north, 0)
+                if let claimed = extra.claimed { accuracy = claimed }
                 if badTimes.contains(tg) {
                     let off = 150 + 250 * badRNG.uniform(), bearing = 2 * Double.pi * badRNG.uniform()
                     err = err + Vector3(off * sin(bearing), off * cos(bearing), 0.3 * off)
                     accuracy = (off * (1.03 + 0.07 * badRNG.uniform()) * 10).rounded() / 10
                 }
                 let geo = plane.geodetic(enu: p + err)
-                try emit(.gps(GPSFix(time: tg, coordinate: GeoCoordinate(latitude: geo.latitude, longitude: geo.longitude, altitude: geo.altitude),
-                                     horizontalAccuracy: accuracy)), .gps, index: index, rate: c.gpsRate, t0: 0)
+                let fix = gpsModel.written(GPSFix(time: tg, coordinate: GeoCoordinate(latitude: geo.latitude, longitude: geo.longitude,
+                                                                                      altitude: geo.altitude),
+                                                  horizontalAccuracy: accuracy))
+                try emit(.gps(fix), .gps, index: index, rate: c.gpsRate, t0: 0)
                 continue
             }
             if ti == next {

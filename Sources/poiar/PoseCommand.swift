@@ -23,6 +23,9 @@ struct PoseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the poses, GPS fixes and raw gyro/accel/mag samples as an MCAP file for Foxglove (docs/mcap.md). (default: none)", valueName: "file"))
     var mcap: String?
 
+    @Option(help: ArgumentHelp("Also write the smoothed position track as CSV: time,lat,lon,alt,sigma_m,gps_lat,gps_lon,gps_alt,gps_accuracy_m, one row per GPS fix (docs/position.md). (default: none)", valueName: "file"))
+    var track: String?
+
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
     var filterParams: [String] = []
 
@@ -40,7 +43,8 @@ struct PoseCommand: ParsableCommand {
             if let benchFilter { return try benchmark(passes: benchFilter.value, recording: recording) }
             try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: fusion.northChoice,
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
-                               mcap: mcap.map { URL(fileURLWithPath: $0) }, notice: printNotice)
+                               mcap: mcap.map { URL(fileURLWithPath: $0) }, track: track.map { URL(fileURLWithPath: $0) },
+                               notice: printNotice)
         }
     }
 

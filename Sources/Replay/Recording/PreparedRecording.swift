@@ -68,6 +68,8 @@ struct PreparedRecording {
                 notice("\(logPath): the recording's \(n) GPS fixes are not used: the device stays at --at")
             }
             fused.track = GPSTrack(fixedAt: fixedPosition)
+        } else {
+            fused.track.smoothPositions(causal: pass.causal, path: logPath, notice: notice)
         }
         if fused.track.rejectedCount > 0 {
             notice("\(logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
