@@ -87,10 +87,13 @@ let package = Package(
         .target(name: "Frames", dependencies: [
             "POIARCore", "Geodesy", "SensorLog", "POIStore", "Projection", "Rendering", "Recordings", "Manifest", "Maps",
         ]),
+        // The extras of an output folder of frames: the video (encoded as frames are drawn, or
+        // from the frame files) and the contact sheet.
+        .target(name: "FolderExtras", dependencies: ["POIARCore", "Footage", "Frames", "Manifest", "Rendering"]),
         .target(name: "Replay", dependencies: [
             "Recordings", "Frames",
             "POIARCore", "Geodesy", "GeodesyData", "SensorLog", "PhoneImport", "Footage", "Fusion", "POIStore", "Projection", "Rendering",
-            "Evaluation", "Export", "Maps", "Manifest",
+            "Evaluation", "Export", "Maps", "Manifest", "FolderExtras",
         ]),
         // report.html from a replay's frames.jsonl; the page's HTML, CSS and JavaScript are files
         // in Resources/, compiled in (`PackageResources`). Called by the CLI, not by Replay.
@@ -99,7 +102,7 @@ let package = Package(
                             .embedInCode("Resources/report.js")]),
         .executableTarget(name: "poiar", dependencies: [
             "Replay", "Recordings", "Frames", "Export", "Maps", "Benchmarks", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation",
-            "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore",
+            "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore", "FolderExtras",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -116,11 +119,11 @@ let package = Package(
         .testTarget(name: "ProjectionTests", dependencies: ["PoiarTestSupport", "Projection", "Geodesy"]),
         .testTarget(name: "RenderingTests", dependencies: ["PoiarTestSupport", "Rendering"], exclude: ["Fixtures"]),
         .testTarget(name: "MCAPTests", dependencies: ["PoiarTestSupport", "MCAP"]),
-        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Frames", "Replay", "Manifest", "Footage", "Rendering"], exclude: ["Fixtures"]),
+        .testTarget(name: "ReplayTests", dependencies: ["PoiarTestSupport", "Recordings", "Frames", "Replay", "Manifest", "Footage", "Rendering", "FolderExtras"], exclude: ["Fixtures"]),
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Frames", "Replay", "Manifest", "Maps", "POIStore", "Rendering", "Fusion", "Footage",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Frames", "Replay", "Manifest", "Maps", "POIStore", "Rendering", "Fusion", "Footage", "FolderExtras",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

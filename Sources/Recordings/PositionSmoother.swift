@@ -23,7 +23,8 @@ struct PositionSmoother {
         /// Correlation time of the GPS wander, s (smartphone studies find minutes-scale
         /// pseudorange multipath and tens of seconds of position wander; docs/position.md).
         var wanderSeconds = 30.0
-        /// Shares of a fix's stated per-axis σ that wander and that are white: 0.8² + 0.6² = 1.
+        /// Shares of a fix's stated per-axis σ that wander and that are white (0.85² + 0.6² ≈ 1.08:
+        /// together a little more than the stated σ, which phones tend to understate).
         var wanderShare = 0.85
         var whiteShare = 0.6
         /// Acceleration noise density, m²/s³: `accelDensity + speedGain · speed²` (turns at

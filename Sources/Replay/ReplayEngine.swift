@@ -1,4 +1,5 @@
 import Export
+import FolderExtras
 import Foundation
 import Frames
 import Fusion
@@ -276,10 +277,10 @@ public final class ReplayEngine {
             written.video = try video.start(dir: outDir, frameRate: rate, window: 2 * max(1, options.jobs))
         }
         let resume = batch.resume && batch.writesFrames
+        let output = FrameOutput(outDir: outDir, journal: written.journal, pngCompressionLevel: options.pngCompressionLevel,
+                                 video: written.video, writesFrames: batch.writesFrames)
         let context = RenderContext(pipeline: frames.pipeline, threads: options.jobs, maxStillPixels: options.overlay.maxStillPixels,
-                                    outDir: outDir, journal: written.journal, pngCompressionLevel: options.pngCompressionLevel,
-                                    logPath: options.logPath, tally: written.tally, video: written.video,
-                                    writesFrames: batch.writesFrames)
+                                    logPath: options.logPath, tally: written.tally, output: output)
         var sequence = FrameSequence(calm: options.calm, flatMap: options.flatMap)
         var pending: PendingRender?
         // The pending chunk's frames, for the MCAP file once their images are written.
@@ -380,7 +381,7 @@ public final class ReplayEngine {
         // is made from the frame files.
         let extras = FolderExtras(total: total, firstTime: fused.frames[0].time, lastTime: fused.frames[total - 1].time,
                                   frameSize: (camera.width, camera.height)) { fused.frames[$0 - 1].time }
-        written.extras += try extras.write(dir: outDir, batch: batch, video: nil, fontPath: options.fontPath,
+        written.extras += try extras.write(dir: outDir, contactSheetEvery: batch.contactSheetEvery, video: nil, fontPath: options.fontPath,
                                            pngCompressionLevel: options.pngCompressionLevel, fps: options.fps)
         return mcap
     }

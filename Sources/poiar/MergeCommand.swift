@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolderExtras
 import Foundation
 import POIARCore
 import Replay

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Evaluation
+import FolderExtras
 import Foundation
 import Maps
 import POIStore

@@ -1,4 +1,5 @@
 import Footage
+@testable import FolderExtras
 import Foundation
 import Manifest
 import Testing

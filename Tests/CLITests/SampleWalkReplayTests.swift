@@ -172,16 +172,19 @@ func walkTrack() throws -> [String: TrackPoint] {
 extension SampleWalkReplayTests {
     @Test func theLastLabelsStackAtTheEnd() throws {
         // The walk ends looking between Cafe Esplanad (8 m) and Café Aalto (77 m), which
-        // stand in the same direction: Aalto's label is lifted above Esplanad's.
+        // stand in nearly the same direction: one label is lifted above the other, neither
+        // hidden. (Which one goes up depends on a few metres of position: with the smoothed
+        // track, Esplanad's bearing moves by degrees and either order is right.)
         let end = run.frames.filter { $0.time > 220.5 }
         #expect(end.count >= 4)
         for f in end {
             let esplanad = try #require(f.annotations.first { $0.id == "osm:node/1985598534" })
             let aalto = try #require(f.annotations.first { $0.id == "osm:node/2270234280" })
             #expect(esplanad.visible && aalto.visible)
-            let low = try #require(esplanad.box), high = try #require(aalto.box)
-            #expect(aalto.stackLevel > esplanad.stackLevel)
-            #expect(high.y + high.h <= low.y, "Café Aalto's label is above Cafe Esplanad's")
+            let (low, high) = aalto.stackLevel > esplanad.stackLevel ? (esplanad, aalto) : (aalto, esplanad)
+            let lowBox = try #require(low.box), highBox = try #require(high.box)
+            #expect(high.stackLevel > low.stackLevel)
+            #expect(highBox.y + highBox.h <= lowBox.y, "\(high.name)'s label is above \(low.name)'s")
         }
     }
 }

@@ -49,11 +49,14 @@ struct PNGTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["frame_000001.png"])
     }
 
-    @Test("writing into a missing folder fails naming the file")
+    @Test("writing where no folder can be made (a file stands in the way) fails naming the file")
     func writeFailure() throws {
-        let url = URL(fileURLWithPath: "/nonexistent-poiar-folder/frame.png")
+        let folder = try TemporaryFolder()
+        let blocker = folder.url.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let url = blocker.appendingPathComponent("frame.png")
         let error = #expect(throws: RenderingError.self) { try writePNG(patternImage(width: 2, height: 2), to: url) }
-        #expect(error?.description.contains("/nonexistent-poiar-folder/frame.png") == true)
+        #expect(error?.description.contains(url.path) == true, "\(String(describing: error))")
     }
 
     // Fixture formulas: see Fixtures/make_fixtures.py.

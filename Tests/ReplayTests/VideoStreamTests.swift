@@ -1,5 +1,6 @@
 import Dispatch
 import Footage
+@testable import FolderExtras
 import Foundation
 import POIARCore
 import Rendering

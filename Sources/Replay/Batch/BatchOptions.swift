@@ -1,3 +1,4 @@
+import FolderExtras
 import Foundation
 import POIARCore
 

@@ -1,4 +1,5 @@
 import Dispatch
+import FolderExtras
 import Foundation
 import Frames
 import POIARCore
@@ -11,16 +12,37 @@ struct RenderContext: Sendable {
     /// Frames drawn at once.
     var threads: Int
     var maxStillPixels: Int
-    var outDir: URL
-    var journal: RenderJournal
-    var pngCompressionLevel: Int
     /// The log, named in a still's error with the line that asked for it.
     var logPath: String
     var tally: RenderTally
-    /// `--video`: each frame's pixels go here too, as soon as they are drawn.
+    var output: FrameOutput
+}
+
+/// Where a drawn frame goes: its PNG in `outDir`, written atomically and noted in the journal
+/// (not with `--no-frames`), and the video (`--video`), as soon as it is drawn.
+struct FrameOutput: Sendable {
+    var outDir: URL
+    var journal: RenderJournal
+    var pngCompressionLevel: Int
     var video: VideoStream?
     /// False with `--no-frames`: the frames go to the video only (no PNG, no journal).
     var writesFrames = true
+
+    func file(_ record: FrameRecord) -> URL { outDir.appendingPathComponent(record.image) }
+
+    /// Before drawing `record`: the journal notes that its file is being written.
+    func willWrite(_ record: FrameRecord) throws {
+        if writesFrames { try journal.willWrite(frame: record.index) }
+    }
+
+    /// `image`, drawn for `record` (journal key `key`), to its file and the video.
+    func deliver(_ image: RasterImage, for record: FrameRecord, key: String) throws {
+        if writesFrames {
+            try writePNG(image, to: file(record), compressionLevel: pngCompressionLevel)
+            try journal.didWrite(frame: record.index, key: key)
+        }
+        try video?.add(frame: record.index, image)
+    }
 }
 
 /// A frame to draw: its record, still (or decoded video frame) and render-journal key.
@@ -41,13 +63,12 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
     DispatchQueue.concurrentPerform(iterations: min(max(1, context.threads), jobs.count)) { _ in
         while let i = work.next() {
             do {
-                let record = jobs[i].record
-                let file = context.outDir.appendingPathComponent(record.image)
+                let record = jobs[i].record, output = context.output
                 if jobs[i].keptForVideo {
-                    try context.video?.add(frame: record.index, try loadStill(file))
+                    try output.video?.add(frame: record.index, try loadStill(output.file(record)))
                     continue
                 }
-                if context.writesFrames { try context.journal.willWrite(frame: record.index) }
+                try output.willWrite(record)
                 let drawStart = DispatchTime.now().uptimeNanoseconds
                 let image = try context.pipeline.draw(record) {
                     if let decoded = jobs[i].background { return .still(decoded) }
@@ -57,17 +78,13 @@ func render(_ jobs: [FrameJob], _ context: RenderContext, queue work: RenderQueu
                     }
                 }
                 context.tally.addDrawing(nanoseconds: DispatchTime.now().uptimeNanoseconds - drawStart)
-                if context.writesFrames {
-                    try writePNG(image, to: file, compressionLevel: context.pngCompressionLevel)
-                    try context.journal.didWrite(frame: record.index, key: jobs[i].key)
-                }
-                try context.video?.add(frame: record.index, image)
+                try output.deliver(image, for: record, key: jobs[i].key)
                 context.tally.add(rendered: true)
             } catch {
                 work.fail(error, at: i)
                 // The run stops, and this frame will not reach the video: workers waiting to
                 // hand theirs over are let go.
-                context.video?.cancel()
+                context.output.video?.cancel()
             }
         }
     }

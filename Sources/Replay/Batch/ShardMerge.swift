@@ -1,3 +1,4 @@
+import FolderExtras
 import Foundation
 import Frames
 import Manifest
@@ -97,7 +98,7 @@ public enum ShardMerge {
             }
             let finished = try FolderExtras.ofFinishedFolder(dir)
             if let every = batch.contactSheetEvery { try ContactSheetWriter.check(total: finished.total, every: every) }
-            let lines = try finished.write(dir: dir, batch: batch, video: video, fontPath: fontPath,
+            let lines = try finished.write(dir: dir, contactSheetEvery: batch.contactSheetEvery, video: video, fontPath: fontPath,
                                            pngCompressionLevel: pngCompressionLevel, fps: fps)
             return MergeSummary(frames: finished.total, shards: 0, outputDir: dir, extras: lines)
         }
@@ -175,7 +176,7 @@ public enum ShardMerge {
         removeShardManifests(in: dir)
         removeFrames(in: dir, above: total)
         let extras = FolderExtras(total: total, firstTime: firstTime, lastTime: lastTime, frameSize: frameSize) { times[$0 - 1] }
-        let lines = try extras.write(dir: dir, batch: batch, video: video, fontPath: fontPath,
+        let lines = try extras.write(dir: dir, contactSheetEvery: batch.contactSheetEvery, video: video, fontPath: fontPath,
                                      pngCompressionLevel: pngCompressionLevel, fps: fps)
         return MergeSummary(frames: total, shards: n, outputDir: dir, extras: lines)
     }

@@ -37,28 +37,34 @@ extension Checked: ExpressibleByFloatLiteral where Rule.Number == Double {
     init(floatLiteral literal: Double) { value = literal }
 }
 
+/// A finite quantity > 0 in `unit`: "metres > 0".
+protocol PositiveQuantity: NumberRule where Number == Double {
+    static var unit: String { get }
+}
+extension PositiveQuantity {
+    static var expected: String { "\(unit) > 0" }
+    static func accepts(_ n: Double) -> Bool { n > 0 && n.isFinite }
+}
+
+/// A finite quantity ≥ 0 in `unit` (0 usually turns the thing off): "seconds ≥ 0".
+protocol NonNegativeQuantity: NumberRule where Number == Double {
+    static var unit: String { get }
+}
+extension NonNegativeQuantity {
+    static var expected: String { "\(unit) ≥ 0" }
+    static func accepts(_ n: Double) -> Bool { n >= 0 && n.isFinite }
+}
+
 // MARK: - Distances and times
 
 /// A distance, metres > 0: search radius, label distance, radar range.
-enum Metres: NumberRule {
-    static let expected = "metres > 0"
-    static func accepts(_ n: Double) -> Bool { n > 0 && n.isFinite }
-}
+enum Metres: PositiveQuantity { static let unit = "metres" }
 /// A distance that may be 0: a query radius, a map's margin.
-enum MetresOrNone: NumberRule {
-    static let expected = "metres ≥ 0"
-    static func accepts(_ n: Double) -> Bool { n >= 0 && n.isFinite }
-}
+enum MetresOrNone: NonNegativeQuantity { static let unit = "metres" }
 /// A time > 0: between view cones, an HTTP request's wait.
-enum Seconds: NumberRule {
-    static let expected = "seconds > 0"
-    static func accepts(_ n: Double) -> Bool { n > 0 && n.isFinite }
-}
+enum Seconds: PositiveQuantity { static let unit = "seconds" }
 /// A time that may be 0 (turns the thing off): between progress lines.
-enum SecondsOrNone: NumberRule {
-    static let expected = "seconds ≥ 0"
-    static func accepts(_ n: Double) -> Bool { n >= 0 && n.isFinite }
-}
+enum SecondsOrNone: NonNegativeQuantity { static let unit = "seconds" }
 /// A log's length in the simulator: up to a week.
 enum LogDuration: NumberRule {
     static let expected = "seconds in (0, 604800] (a week)"
@@ -141,10 +147,7 @@ enum Degrees: NumberRule {
     static func accepts(_ n: Double) -> Bool { n.isFinite }
 }
 /// A sensor's noise, a standard deviation.
-enum StandardDeviation: NumberRule {
-    static let expected = "a standard deviation ≥ 0"
-    static func accepts(_ n: Double) -> Bool { n >= 0 && n.isFinite }
-}
+enum StandardDeviation: NonNegativeQuantity { static let unit = "a standard deviation" }
 /// How much the simulated GPS error varies, a fraction of it.
 enum NoiseVariation: NumberRule {
     static let expected = "a fraction 0…0.9"

@@ -13,8 +13,8 @@ import Rendering
 /// later frame waits for room, so memory stays bounded when the encoder is the slower. The
 /// frame the encoder needs next is always let in, and the workers are handed frames in order,
 /// so the frame that frees the window is always on its way: the wait cannot close in on itself.
-final class VideoStream: @unchecked Sendable {
-    let url: URL
+public final class VideoStream: @unchecked Sendable {
+    public let url: URL
     private let frameRate: Double
     private let codec: VideoWriter.Codec
     private let window: Int
@@ -53,7 +53,7 @@ final class VideoStream: @unchecked Sendable {
     /// Hands over frame `frame`'s pixels (drawn, or read back from its PNG); waits while the
     /// window is full and this is not the frame the encoder needs. Throws the encoder's error;
     /// after `cancel` the frame is dropped (the run is stopping with its own error).
-    func add(frame: Int, _ image: RasterImage) throws {
+    public func add(frame: Int, _ image: RasterImage) throws {
         condition.lock()
         defer { condition.unlock() }
         while frame != next && waiting.count >= window && failure == nil && !cancelled { condition.wait() }
@@ -65,7 +65,7 @@ final class VideoStream: @unchecked Sendable {
 
     /// After the last frame (`count` frames in all): waits for the encoder, completes the file
     /// and renames it into place.
-    func finish(count: Int) throws {
+    public func finish(count: Int) throws {
         condition.lock()
         closing = true
         condition.broadcast()
@@ -79,13 +79,13 @@ final class VideoStream: @unchecked Sendable {
     }
 
     /// The line that says the finished video was written ("wrote video.mp4: 446 frames at …").
-    func writtenLine(count: Int, size: String) -> String {
+    public func writtenLine(count: Int, size: String) -> String {
         String(format: "wrote %@: %d frames at %.2f fps, %@ %@", VideoEncoder.fileName, count, frameRate, codec.description, size)
     }
 
     /// Stops the stream without a file: workers waiting for room are let go, the encoder ends
     /// and its temporary file is removed. Any thread may call it, more than once.
-    func cancel() {
+    public func cancel() {
         condition.lock()
         cancelled = true
         waiting = [:]

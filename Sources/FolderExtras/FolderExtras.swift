@@ -6,20 +6,25 @@ import POIARCore
 /// The contact sheet and the video of an output folder whose frames are all drawn: made from
 /// the frame files, the same after one run, a resumed run, a merge of shards or later on a
 /// finished folder (`poiar merge --video`). Each file written is said in one line.
-struct FolderExtras {
+public struct FolderExtras {
     /// The folder's frames: how many, the first's and last's times, their size, and the times
     /// of those on the contact sheet.
-    var total: Int
-    var firstTime: Double
-    var lastTime: Double
-    var frameSize: (width: Int, height: Int)?
-    var times: (Int) -> Double
+    public var total: Int
+    public var firstTime: Double
+    public var lastTime: Double
+    public var frameSize: (width: Int, height: Int)?
+    public var times: (Int) -> Double
 
-    /// Writes what `batch` asks for into `dir`; returns a line per file written.
-    func write(dir: URL, batch: BatchOptions, video: VideoEncoder?, fontPath: String?, pngCompressionLevel: Int,
-               fps: Double) throws -> [String] {
+    public init(total: Int, firstTime: Double, lastTime: Double, frameSize: (width: Int, height: Int)?, times: @escaping (Int) -> Double) {
+        self.total = total; self.firstTime = firstTime; self.lastTime = lastTime; self.frameSize = frameSize; self.times = times
+    }
+
+    /// Writes the contact sheet (a thumbnail every `contactSheetEvery` frames) and the video
+    /// asked for into `dir`; returns a line per file written.
+    public func write(dir: URL, contactSheetEvery: Int?, video: VideoEncoder?, fontPath: String?, pngCompressionLevel: Int,
+                      fps: Double) throws -> [String] {
         var lines: [String] = []
-        if let every = batch.contactSheetEvery, let size = frameSize {
+        if let every = contactSheetEvery, let size = frameSize {
             let shown = ContactSheetWriter.frames(total: total, every: every).map { ($0, times($0)) }
             try ContactSheetWriter.write(dir: dir, frames: shown, frameWidth: size.width, frameHeight: size.height,
                                          fontPath: fontPath, pngCompressionLevel: pngCompressionLevel)
@@ -35,14 +40,14 @@ struct FolderExtras {
     }
 
     /// "(4.3 MB)": a written file's size, for the line that says it was written.
-    static func size(_ dir: URL, _ name: String) -> String {
+    public static func size(_ dir: URL, _ name: String) -> String {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: dir.appendingPathComponent(name).path)[.size] as? Int) ?? 0
         return bytes >= 1_000_000 ? String(format: "(%.1f MB)", Double(bytes) / 1e6) : String(format: "(%.0f kB)", Double(bytes) / 1e3)
     }
 
     /// The extras of a finished folder (its `frames.jsonl` complete, every frame drawn), read
     /// from its manifest: `poiar merge` on a folder with nothing to merge.
-    static func ofFinishedFolder(_ dir: URL) throws -> FolderExtras {
+    public static func ofFinishedFolder(_ dir: URL) throws -> FolderExtras {
         let url = dir.appendingPathComponent("frames.jsonl")
         let reader = try ManifestReader(url: url)
         var frameTimes: [Double] = []

@@ -36,7 +36,7 @@ public struct VideoEncoder: Sendable {
 
     /// Starts `dir/video.mp4`: frames handed to the stream as they are drawn are encoded in
     /// frame order while later ones are drawn (`VideoStream`); at most `window` of them wait.
-    func start(dir: URL, frameRate: Double, window: Int) throws -> VideoStream {
+    public func start(dir: URL, frameRate: Double, window: Int) throws -> VideoStream {
         try VideoStream(url: dir.appendingPathComponent(VideoEncoder.fileName), frameRate: frameRate, codec: codec, window: window)
     }
 
