@@ -112,11 +112,9 @@ func expectError(_ body: () throws -> Void, mentions: [String], sourceLocation: 
         ])
         defer { try? FileManager.default.removeItem(at: dir) }
         let samples = try readAll(PhoneRecording(path: dir.path))
-        let accel = try #require(samples.first { $0.sensorName == "accel" })
-        guard case .vector(.accel, _, let f) = accel else { return }
+        let f = try #require(samples.lazy.compactMap { $0.value(of: .accel) }.first)
         #expect(f == Vector3(0, 9.8, 0.5))
-        let gyro = try #require(samples.first { $0.sensorName == "gyro" })
-        guard case .vector(.gyro, _, let w) = gyro else { return }
+        let w = try #require(samples.lazy.compactMap { $0.value(of: .gyro) }.first)
         #expect(w == Vector3(0.03, 0.02, 0.01))  // columns z,y,x
     }
 
