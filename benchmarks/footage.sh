@@ -11,7 +11,6 @@
 #   benchmarks/footage.sh [--runs N] [--clip FILE --pois FILE] [--no-build]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work/footage"
 clip="$here/SampleLogs/gopro-walk.mp4"
 pois="$here/SampleLogs/gopro-walk.demo-pois.csv"
@@ -26,10 +25,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
-[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+. "$here/benchmarks/release_poiar.sh"
 mkdir -p "$work"
 
 now() { date +%s.%N; }

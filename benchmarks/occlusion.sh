@@ -7,7 +7,6 @@
 #   benchmarks/occlusion.sh [--log FILE] [--filter CATEGORIES] [--no-build]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work/occlusion"
 log="$here/SampleLogs/walk.csv"
 filter="cafe"
@@ -20,10 +19,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
-[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+. "$here/benchmarks/release_poiar.sh"
 rm -rf "$work"; mkdir -p "$work"
 "$poiar" replay "$log" --filter "$filter" --out "$work/out" --stats --jobs 1 2> "$work/stderr.txt" >/dev/null
 grep -E "buildings|occlusion:|labels:" "$work/stderr.txt" | sed 's/^poiar: //'

@@ -15,7 +15,6 @@
 #   benchmarks/position.sh [--seeds "20250614 1 2 3"] [--no-build]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work/position"
 shared="$here/../shared/data"
 seeds="20250614 1 2 3"
@@ -27,9 +26,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
+. "$here/benchmarks/release_poiar.sh"
 mkdir -p "$work"
 eval="python3 $here/benchmarks/position_eval.py"
 for seed in $seeds; do

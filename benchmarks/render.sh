@@ -13,7 +13,6 @@
 # (default 3) and the best counts.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work"
 venv="$here/benchmarks/.venv"
 iterations=30
@@ -32,10 +31,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
-[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+. "$here/benchmarks/release_poiar.sh"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
 fi

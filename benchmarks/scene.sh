@@ -9,7 +9,6 @@
 #   benchmarks/scene.sh [--log FILE] [--filter CATEGORIES] [--runs N] [--no-build]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work/scene"
 log="$here/SampleLogs/walk.csv"
 filter="cafe"
@@ -24,10 +23,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
-[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+. "$here/benchmarks/release_poiar.sh"
 rm -rf "$work"; mkdir -p "$work"
 
 # One replay with --scene $1: prints "frames wall_ms drawing_ms_a_frame".

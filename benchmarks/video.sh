@@ -13,7 +13,6 @@
 #   benchmarks/video.sh [--runs N] [--jobs J] [--log FILE] [--no-build]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-poiar="$here/.build/release/poiar"
 work="$here/benchmarks/.work/video"
 log="$here/SampleLogs/walk.csv"
 runs=3
@@ -28,10 +27,7 @@ while [ $# -gt 0 ]; do
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
-if [ "$build" = 1 ]; then
-  (cd "$here" && swift build -c release --product poiar >/dev/null)
-fi
-[ -x "$poiar" ] || { echo "no $poiar: run swift build -c release --product poiar" >&2; exit 1; }
+. "$here/benchmarks/release_poiar.sh"
 mkdir -p "$work"
 
 declare -A flags=([png]="" [video]="--video" [only]="--video --no-frames")
