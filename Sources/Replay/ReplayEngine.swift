@@ -63,7 +63,7 @@ public final class ReplayEngine {
         return ReplaySummary(frames: fused.frames.count, outputDir: written.outDir, seconds: Date().timeIntervalSince(start),
                              north: prepared.north, rejectedFixes: fused.track.rejectedCount, stats: written.stats.summary,
                              outcomes: written.outcomes, labels: written.labels, drawingSeconds: written.tally.drawingSeconds, rendered: counts.rendered, skipped: counts.handled - counts.rendered,
-                             manifestName: written.manifestName, poiSource: prepared.sourcePath, mcap: mcap,
+                             manifestName: written.manifestName, baseMap: prepared.baseMap, mcap: mcap,
                              pngFrames: options.batch.writesFrames, extras: written.extras, shard: options.batch.shard)
     }
 

@@ -102,8 +102,9 @@ public struct ReplaySummary: Sendable {
     public var skipped: Int
     /// The manifest written: `frames.jsonl`, or the shard's part.
     public var manifestName: String
-    /// The POI source the replay read (its streets and buildings are the report's base map).
-    public var poiSource: String?
+    /// The streets and buildings of the POI source the replay read, parsed once for the map
+    /// and the report.
+    public var baseMap: SourceBaseMap
     /// The MCAP file written (`--mcap`).
     public var mcap: RecordingMCAP.Summary?
     /// The frames written as PNG files (false with `--no-frames`: in the video only).

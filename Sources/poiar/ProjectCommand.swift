@@ -24,9 +24,7 @@ struct ProjectCommand: ParsableCommand {
     @OptionGroup var selection: POISelectionArguments
     @OptionGroup var buildings: BuildingArguments
 
-    @OptionGroup(title: "Layout and HUD") var layout: LayoutArguments
-    @OptionGroup(title: "Layout and HUD") var hud: HUDArguments
-    @OptionGroup(title: "Layout and HUD") var scene: SceneArguments
+    @OptionGroup(title: "Layout and HUD") var look: FrameLookArguments
 
     @Option(help: ArgumentHelp("Also render the frame to this PNG.", valueName: "file"))
     var png: String?
@@ -59,10 +57,7 @@ struct ProjectCommand: ParsableCommand {
                                                                 hfovDeg: lens.hfov?.value, size: camera.size?.pair),
                                             poiSource: pois)
             (projection.categories, projection.language, projection.buildings) = (try selection.categories(), selection.language, buildings.buildings)
-            projection.radius = layout.radius.value
-            layout.apply(to: &projection.layout, &projection.annotation)
-            hud.apply(to: &projection.overlay, &projection.annotation)
-            scene.apply(to: &projection.overlay)
+            look.apply(radius: &projection.radius, &projection.layout, &projection.annotation, &projection.overlay)
             (projection.still, projection.maxStillPixels, projection.fontPath) = (still, maxStillPixels.value, font)
             let frame = try projection.annotate(image: png.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "", notice: printNotice)
             print(frame.record.jsonLine)

@@ -18,10 +18,8 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "POIs") var poiFetch: ReplayFetchArguments
     @OptionGroup(title: "Camera") var camera: FrameCameraArguments
     @OptionGroup(title: "Fusion") var fusion: FusionArguments
-    @OptionGroup(title: "Layout and HUD") var layout: LayoutArguments
-    @OptionGroup(title: "Layout and HUD") var hud: HUDArguments
+    @OptionGroup(title: "Layout and HUD") var frameLook: FrameLookArguments
     @OptionGroup(title: "Layout and HUD") var look: ReplayLookArguments
-    @OptionGroup(title: "Layout and HUD") var scene: SceneArguments
     @OptionGroup(title: "Output") var output: ReplayOutputArguments
     @OptionGroup(title: "Output") var png: PNGArguments
     @OptionGroup(title: "Batch") var batch: BatchArguments
@@ -72,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
         let summary = try engine.run()
         summary.notices(stats: output.stats).forEach(printNotice)
         if output.report {
-            let baseMap = try summary.poiSource.flatMap(TrackMap.baseMapFeatures)
+            let baseMap = try summary.baseMap.features()
             printNotice(try ReplayReport.write(dir: summary.outputDir, truth: truth, log: log, baseMap: baseMap).description)
         }
     }
@@ -85,11 +83,8 @@ struct ReplayCommand: ParsableCommand {
         try poi.apply(to: &options)
         options.camera = camera.setup
         fusion.apply(to: &options)
-        options.radius = layout.radius.value
-        layout.apply(to: &options.layout, &options.annotation)
-        hud.apply(to: &options.overlay, &options.annotation)
+        frameLook.apply(radius: &options.radius, &options.layout, &options.annotation, &options.overlay)
         look.apply(to: &options)
-        scene.apply(to: &options.overlay)
         output.apply(to: &options)
         options.pngCompressionLevel = png.level
         batch.apply(to: &options)

@@ -27,17 +27,20 @@ import Testing
     @Test func aReplayReadsItsOSMSourceAtMostTwice() throws {
         let (dir, log, osm) = try walk()
         defer { cleanUp(dir) }
-        func replay(map: Bool, flatMap: Bool, out: String) throws {
+        func replay(map: Bool, flatMap: Bool, out: String, report: Bool = false) throws {
             var options = ReplayOptions(logPath: log.path)
             options.outputDir = dir.appendingPathComponent(out).path
             options.categories = ["cafe"]
             options.fps = 0.5
             options.overlay.map = map
             options.flatMap = flatMap
-            _ = try ReplayEngine(options: options, notice: { _ in }).run()
+            let summary = try ReplayEngine(options: options, notice: { _ in }).run()
+            // `replay --report` draws the same base map under the page's track.
+            if report { #expect(try summary.baseMap.features()?.isEmpty == false) }
         }
-        // The header look, and the base map parsed once for the flat-phone map and map.png.
-        #expect(try reads(of: osm) { try replay(map: true, flatMap: true, out: "both") } == 2)
+        // The header look, and the base map parsed once for the flat-phone map, map.png and the report.
+        #expect(try reads(of: osm) { try replay(map: true, flatMap: true, out: "both", report: true) } == 2)
+        #expect(try reads(of: osm) { try replay(map: false, flatMap: false, out: "report", report: true) } == 2)
         #expect(try reads(of: osm) { try replay(map: true, flatMap: false, out: "map") } == 2)
         #expect(try reads(of: osm) { try replay(map: false, flatMap: true, out: "flat") } == 2)
         // No map drawn: only the header look.
