@@ -394,14 +394,6 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
         cairo_arc(cr, centre.x, centre.y, r * k / 3, 0, 2 * .pi)
     }
     cairo_stroke(cr)
-    // The range at the bottom of the disc, or at its top while the red N is down there (facing
-    // south), so the two never overlap ("3N0 m").
-    let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
-    let northDown = abs(angleDifference(radar.heading, 180)) < HUDDesign.radarRangeClearOfNorth
-    let rangeBaseline = northDown ? centre.y - r + HUDDesign.radarInset.rangeText * s + fonts.tape.ascent
-                                  : centre.y + r - HUDDesign.radarInset.rangeText * s
-    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
-    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2, y: rangeBaseline)
     // Blips, farthest first; unlabelled ones small.
     for blip in radar.blips.sorted(by: { $0.distance > $1.distance }) where blip.distance <= radar.range {
         let a = angleDifference(blip.bearing, radar.heading) * .pi / 180
@@ -417,6 +409,21 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
         cairo_arc(cr, p.x, p.y, size, 0, 2 * .pi)
         cairo_fill(cr)
     }
+    // The range at the bottom of the disc, or at its top while the red N is down there (facing
+    // south), so the two never overlap ("3N0 m"); over the blips, in a halo of the disc's
+    // colour, so a POI near the rim does not cover it.
+    let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
+    let northDown = abs(angleDifference(radar.heading, 180)) < HUDDesign.radarRangeClearOfNorth
+    let rangeBaseline = northDown ? centre.y - r + HUDDesign.radarInset.rangeText * s + fonts.tape.ascent
+                                  : centre.y + r - HUDDesign.radarInset.rangeText * s
+    cairo_move_to(cr, centre.x - fonts.tape.width(of: rangeText) / 2, rangeBaseline)
+    canvas.textPath(rangeText, font: fonts.tape)
+    canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha)
+    cairo_set_line_width(cr, 3 * s)
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+    cairo_stroke(cr)
+    canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
+    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2, y: rangeBaseline)
     // The device.
     canvas.setColour(red: 1, green: 1, blue: 1)
     cairo_arc(cr, centre.x, centre.y, HUDDesign.radarDot.device * s, 0, 2 * .pi)

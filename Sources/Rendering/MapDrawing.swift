@@ -257,8 +257,8 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
     return try canvas.image()
 }
 
-/// Names beside the labelled places' badges, right of the badge (else left), in a white
-/// halo; last place first (the one drawn on top), each only where it covers no name placed
+/// Names beside the labelled places' badges, right of the badge (else left, above, below), in
+/// a white halo; last place first (the one drawn on top), each only where it covers no name placed
 /// before it, no badge and none of the map's furniture, and stays on the map.
 private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoiding furniture: [Rect], scale s: Double,
                              on canvas: CairoCanvas) throws {
@@ -280,8 +280,12 @@ private func drawPlaceLabels(_ map: MapDrawing, badgeDiameter d: Double, avoidin
         let (text, width) = ellipsised(place.label!, font: font, maxWidth: Double(map.width) * 0.4)
         let height = font.ascent + font.descent
         let gap = 4 * s
+        // Right of the badge, else left; else centred above or below it (where the track
+        // runs beside the badge or the name would leave the map at the side).
         let sides = [Rect(x: place.point.x + d / 2 + gap, y: place.point.y - height / 2, width: width, height: height),
-                     Rect(x: place.point.x - d / 2 - gap - width, y: place.point.y - height / 2, width: width, height: height)]
+                     Rect(x: place.point.x - d / 2 - gap - width, y: place.point.y - height / 2, width: width, height: height),
+                     Rect(x: place.point.x - width / 2, y: place.point.y - d / 2 - gap - height, width: width, height: height),
+                     Rect(x: place.point.x - width / 2, y: place.point.y + d / 2 + gap, width: width, height: height)]
         guard let box = sides.first(where: { box in
             box.minX >= 0 && box.maxX <= bounds.maxX && box.minY >= 0 && box.maxY <= bounds.maxY
                 && !taken.contains { $0.intersects(box) }

@@ -47,7 +47,7 @@ struct EvaluateCommand: ParsableCommand {
                 printNotice("north: \(north.explanation)")
                 return (recording: recording, north: north)
             }
-            let truthSeries = try readTruth(truth, log: log, magnetic: !(fused?.north.isTrueNorth ?? false))
+            let truthSeries = try readTruth(truth, log: log, trueNorthAdvice: fused?.north.isTrueNorth == true ? "give --magnetic or --align-heading" : nil)
             let poses = try estimates(fused)
             try truthSeries.checkUsable(file: truth, against: poses.span, spanName: "the poses'")
             let score = PoseScore.score(truth: truthSeries, poses: poses, alignHeading: alignHeading)

@@ -58,11 +58,16 @@ struct ReplayCommand: ParsableCommand {
 
     /// Replays one log into `out`.
     func replay(_ log: String, out: String?, label: String?) throws {
-        // The truth is read first: a bad one stops the run before its frames are drawn.
-        let truth = try output.truth.map { (series: try readTruth($0, log: log, magnetic: fusion.magnetic), file: $0) }
-        try truth?.series.checkUsable(file: truth!.file, against: nil, spanName: "")
         let options = try options(log: log, out: out)
         let recording = try Recording(path: log)
+        // The truth is read before the replay: a bad one stops the run before its frames are
+        // drawn. Its note advises --magnetic only when the poses will be in true north (not
+        // with --magnetic); replay has no --align-heading.
+        let truth = try output.truth.map { file in
+            let north = try TrueNorth.reference(for: recording, fusion.northChoice)
+            return (series: try readTruth(file, log: log, trueNorthAdvice: north.isTrueNorth ? "give --magnetic" : nil), file: file)
+        }
+        try truth?.series.checkUsable(file: truth!.file, against: nil, spanName: "")
         try poiFetch.request(into: poi.pois)?.run(around: recording, at: fusion.fixedPosition, radius: options.radius,
                                                   categories: options.categories, notice: printNotice)
         let engine = ReplayEngine(options: options, recording: recording, notice: printNotice)

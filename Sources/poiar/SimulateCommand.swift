@@ -102,8 +102,8 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).", valueName: "t0,t1"))
     var gpsBad: [TimeSpan] = []
 
-    @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s). (default: in-order)")
-    var delivery: RowDelivery?
+    @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s).")
+    var delivery: RowDelivery = .notGiven
 
     @Option(name: .customLong("start-utc"), help: ArgumentHelp("UTC time of the log's time 0 (ISO 8601), dating the magnetic model. (default: 2025-06-14T10:02:11Z)", valueName: "time"))
     var startUTC: UTCTime?
@@ -128,7 +128,7 @@ struct SimulatedLogArguments: ParsableArguments {
         if let magNoise { config.magNoise = magNoise.value }
         if let gpsNoise { config.gpsNoise = gpsNoise.value }
         if let gpsNoiseVariation { config.gpsNoiseVariation = gpsNoiseVariation.value }
-        if let delivery { config.delivery = delivery.delivery }
+        if let delivery = delivery.delivery { config.delivery = delivery }
         if let pois { config.pois = pois }
         if let camera { config.camera = camera }
         if let gyroBias { config.gyroBias = gyroBias.vector }

@@ -65,6 +65,22 @@ import Testing
         #expect(help.contains("-o, --out <dir>") && help.contains("-f, --filter <cats>") && help.contains("-j, --jobs <n>"))
     }
 
+    /// Every command's help gives a default one way: "(default: X)", or with the words an option
+    /// takes "(values: a, b; default: X)" — not the default in prose and the words after it.
+    @Test func everyHelpShowsDefaultsInOneStyle() throws {
+        let commands = ["replay", "pose", "project", "convert", "simulate", "evaluate", "map", "merge", "report", "bench-render",
+                        "bench-footage", "pois import", "pois query", "pois show", "pois categories", "pois fetch", "pois bench"]
+        for command in commands {
+            let r = try runPoiar(command.split(separator: " ").map(String.init) + ["--help"])
+            #expect(r.status == 0, "\(command): \(r.stderr)")
+            let text = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            for twoStyles in [#"\(default: [^)]*\) \(values: "#, #"(?i)defaults? to "#, #"\(default [^:]"#] {
+                let found = text.range(of: twoStyles, options: .regularExpression).map { String(text[$0]) }
+                #expect(found == nil, "\(command) --help: a default in another style: \(found ?? "")")
+            }
+        }
+    }
+
     @Test func fpsOnTheWalksFrameRowsGivesHalfAFrameASecond() throws {
         let out = try makeTempDir("fps")
         defer { cleanUp(out) }
@@ -163,5 +179,27 @@ import Testing
         #expect(magnetic.status == 0, "\(magnetic.stderr)")
         #expect(magnetic.stderr.contains("north: magnetic north"), "\(magnetic.stderr)")
         #expect(!magnetic.stderr.contains(advice), "\(magnetic.stderr)")
+    }
+
+    /// `replay --report --truth` advises only what replay takes (--magnetic, no --align-heading),
+    /// and nothing once the poses are magnetic; `report` fuses nothing and advises nothing.
+    @Test func replayAndReportAdviseOnlyWhatTheyTake() throws {
+        let dir = try makeTempDir("replay-north")
+        defer { cleanUp(dir) }
+        let rec = packageRoot.appendingPathComponent("Tests/Fixtures/phone/sensorlogger-android").path
+        let pois = sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path
+        func replay(_ extra: [String], into name: String) throws -> String {
+            let r = try runPoiar(["replay", rec, "--pois", pois, "--filter", "cafe", "--report", "--truth", rec,
+                                  "--out", dir.appendingPathComponent(name).path] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stderr
+        }
+        let trueNorth = try replay([], into: "true")
+        #expect(trueNorth.contains("magnetic north (poses fused to true north differ from it by the declination: give --magnetic)"), "\(trueNorth)")
+        let magnetic = try replay(["--magnetic"], into: "magnetic")
+        #expect(magnetic.contains("truth: the phone's own orientation") && !magnetic.contains("give --magnetic"), "\(magnetic)")
+        let report = try runPoiar(["report", dir.appendingPathComponent("true").path, "--truth", rec, "--log", rec])
+        #expect(report.status == 0 && report.stderr.contains("truth: the phone's own orientation"), "\(report.stderr)")
+        #expect(!report.stderr.contains("give --"), "\(report.stderr)")
     }
 }

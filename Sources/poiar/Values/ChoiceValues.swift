@@ -15,9 +15,6 @@ extension OcclusionMode: ExpressibleByArgument {
 extension CardSecondLine: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }
-extension SceneChoice: ExpressibleByArgument {
-    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
-}
 extension PictureOverlay: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
 }
@@ -33,12 +30,33 @@ enum CardSizing: String, CaseIterable, ExpressibleByArgument {
     case distance, fixed
 }
 
-/// `simulate --delivery`: the rows in time order, or in a phone's sensor batches.
+// Two options whose default is not a value of their own: they are not given unless typed (a
+// script file's delivery is kept; the scene follows the buildings), yet their help shows the
+// default in the one style of every other, "(values: …; default: …)".
+
+/// `simulate --delivery`: the rows in time order, or in a phone's sensor batches; nil when the
+/// command line gives none.
 struct RowDelivery: ExpressibleByArgument {
-    let delivery: Delivery
+    let delivery: Delivery?
+    static let notGiven = RowDelivery(delivery: nil)
+    private init(delivery: Delivery?) { self.delivery = delivery }
     init?(argument: String) {
         guard let delivery = Delivery.named(argument) else { return nil }
         self.delivery = delivery
     }
     static var allValueStrings: [String] { Delivery.names }
+    var defaultValueDescription: String { "in-order" }
+}
+
+/// `--scene`: the map scene or a plain background; nil when the command line gives none.
+struct SceneArgument: ExpressibleByArgument {
+    let choice: SceneChoice?
+    static let notGiven = SceneArgument(choice: nil)
+    private init(choice: SceneChoice?) { self.choice = choice }
+    init?(argument: String) {
+        guard let choice = SceneChoice(rawValue: argument.lowercased()) else { return nil }
+        self.choice = choice
+    }
+    static var allValueStrings: [String] { SceneChoice.allCases.map(\.rawValue) }
+    var defaultValueDescription: String { "map when there are buildings, else plain" }
 }
