@@ -1,6 +1,7 @@
 import Evaluation
 import Foundation
 import PhoneImport
+import POIARCore
 
 /// `--truth FILE` of `evaluate`, `report` and `replay --report`: a pose CSV (time,qw,qx,qy,qz
 /// [,movement], plain or .gz), or the phone's own orientation in a Sensor Logger export
@@ -8,6 +9,10 @@ import PhoneImport
 /// is the same export, the import's notices are left to the log's reading; `magnetic`: the
 /// poses are (or will be) fused to magnetic north (no note about the declination).
 func readTruth(_ truth: String, log: String?, magnetic: Bool) throws -> PoseSeries {
+    var isFolder: ObjCBool = false
+    if !(FileManager.default.fileExists(atPath: truth, isDirectory: &isFolder) && isFolder.boolValue) {
+        try InputFile.checkRegular(truth, what: "the truth")  // its kind is told from its start, then it is read
+    }
     guard PhoneRecording.isPhoneOrientation(path: truth) else { return try PoseSeries.read(path: truth, movementColumn: true) }
     var notices: [String] = []
     let phone = try PhoneRecording.orientation(path: truth) { notices.append($0) }
