@@ -123,7 +123,7 @@ let package = Package(
         // PhoneImport, SensorLog: the GoPro walk converted to a log, against which footage sync is tested.
         .testTarget(name: "FootageTests", dependencies: ["PoiarTestSupport", "Footage", "PhoneImport", "SensorLog"]),
         // The command line end to end (every command, the bad-input catalogue): runs the built poiar.
-        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Frames", "Replay", "Manifest", "Maps", "POIStore", "Rendering", "Fusion", "Footage", "FolderExtras",
+        .testTarget(name: "CLITests", dependencies: ["PoiarTestSupport", "poiar", "Recordings", "Frames", "Replay", "Manifest", "Maps", "POIStore", "Rendering", "Fusion", "Footage", "FolderExtras", "Report",
                                                      "Geodesy", "GeodesyData", "SensorLog", "POIARCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,6 +13,9 @@ public enum FootageBenchmark {
     /// Frames decoded, then encoded together.
     static let chunk = 32
 
+    /// Whether `run` writes a file of this name (`floor_NNNNNN.png`).
+    @Sendable public static func writes(_ name: String) -> Bool { name.hasPrefix("floor_") && name.hasSuffix(".png") }
+
     /// Decodes and encodes every frame of `video` into `outDir`; returns the seconds taken.
     public static func run(video path: String, outDir: URL, jobs: Int, level: Int) throws -> (frames: Int, seconds: Double) {
         let start = Date()

@@ -69,12 +69,15 @@ public enum RenderBenchmark {
         return w.text
     }
 
+    /// The files `run` writes in its folder.
+    public static let fileNames = ["labels.json", "bench-frame.png", "bench-floor.png"]
+
     public static func run(still: URL, labels: Int, iterations: Int, level: Int, outDir: URL,
                            fontPath: String? = nil, boldFontPath: String? = nil) throws -> Result {
         let probe = try loadStill(still)
         let style = try CardStyle(imageWidth: probe.width, imageHeight: probe.height, fontPath: fontPath, boldFontPath: boldFontPath)
         let cards = cards(count: labels, width: probe.width, height: probe.height, style: style)
-        try Data(cardsJSON(cards).utf8).write(to: outDir.appendingPathComponent("labels.json"))
+        try AtomicFile.write(Data(cardsJSON(cards).utf8), to: outDir.appendingPathComponent("labels.json"))
         func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
         var decode: [Double] = [], draw: [Double] = [], encode: [Double] = [], frame: [Double] = []
         var floorDecode: [Double] = [], floorEncode: [Double] = [], floor: [Double] = []

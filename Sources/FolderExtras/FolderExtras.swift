@@ -61,10 +61,7 @@ public struct FolderExtras {
                 let camera = try reader.decode(ManifestFrame.self, line).camera
                 if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
             }
-            let image = dir.appendingPathComponent(FrameRecord.imageName(index: head.frame))
-            guard FileManager.default.fileExists(atPath: image.path) else {
-                throw InputError(file: image.path, "frame \(head.frame) is missing: replay the log again (--resume keeps the frames drawn)")
-            }
+            try FrameFiles.check(dir: dir, frame: head.frame, image: FrameRecord.imageName(index: head.frame))
             frameTimes.append(head.time)
         }
         guard let first = frameTimes.first, let last = frameTimes.last else { throw InputError(file: url.path, "lists no frames") }

@@ -21,6 +21,7 @@ public enum CameraFile {
 
     public static func load(_ url: URL) throws -> CameraIntrinsics {
         let path = url.path
+        try InputFile.checkRegular(path, what: "the camera file")
         guard let data = FileManager.default.contents(atPath: path) else {
             throw InputError(file: path, "cannot read the camera file (missing or unreadable)")
         }

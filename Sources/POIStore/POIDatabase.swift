@@ -109,7 +109,7 @@ public final class POIDatabase: Sendable {
                     defer { try? conn.execute(sql: "ROLLBACK") }
                     // Not hot (SQLite would have rolled it back): its header was never written.
                     guard let handle = FileHandle(forReadingAtPath: journal) else { return true }
-                    let magic = handle.readData(ofLength: 8)
+                    let magic = (try? handle.read(upToCount: 8)) ?? Data()  // not `readData`, which traps on an error
                     try? handle.close()
                     guard magic.allSatisfy({ $0 == 0 }) else { return false }
                     try FileManager.default.removeItem(atPath: journal)

@@ -65,6 +65,7 @@ public func openPOISource(_ url: URL, role: String = "POI source", geoid: Geoid 
         throw InputError(file: path, "no such \(role)")
     }
     if isDirectory.boolValue { throw InputError(file: path, "is a folder, expected a poiar database or a \(role) file") }
+    try InputFile.checkRegular(path, what: "the \(role) (imported into a cache beside it)")
     if try hasSQLiteHeader(url) {
         if let note = try POIDatabase.recoverInterruptedWrite(path: path) { onNotice?(note) }
         return try POIDatabase(path: path, readOnly: true)
@@ -94,12 +95,16 @@ let sqliteHeader = Array("SQLite format 3\0".utf8)
 
 /// True when the file starts with the SQLite header (a poiar database, not a source to import).
 public func hasSQLiteHeader(_ url: URL) throws -> Bool {
+    try InputFile.checkRegular(url.path, what: "an OSM extract or a poiar database")
     guard let handle = FileHandle(forReadingAtPath: url.path) else {
         throw InputError(file: url.path, "cannot read the file")
     }
     defer { try? handle.close() }
     SourceFileReads.record(url.path)
-    return handle.readData(ofLength: sqliteHeader.count).elementsEqual(sqliteHeader)
+    // The throwing read: Foundation's `readData(ofLength:)` traps on a read error.
+    do { return try handle.read(upToCount: sqliteHeader.count)?.elementsEqual(sqliteHeader) ?? false } catch {
+        throw InputError(file: url.path, "cannot read: \(error.localizedDescription)")
+    }
 }
 
 /// "size=…;mtime=…;format=…": changes when the source file (or poiar's import rules) change.

@@ -55,10 +55,8 @@ final class FontLibrary: @unchecked Sendable {
         defer { lock.unlock() }
         if let face = faces[path] { return face }
 
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else {
-            throw InputError(file: path, "font file not found")
-        }
+        guard FileManager.default.fileExists(atPath: path) else { throw InputError(file: path, "font file not found") }
+        try InputFile.checkRegular(path, what: "a font file")
         if library == nil {
             var created: FT_Library?
             let status = FT_Init_FreeType(&created)

@@ -10,7 +10,7 @@ extension ReplayOptions {
     public static func writesInOutputFolder(_ name: String) -> Bool {
         (name.hasPrefix("frame_") && name.hasSuffix(".png")) || (name.hasPrefix("frames.") && name.hasSuffix(".jsonl"))
             || name.hasPrefix(RenderJournal.fileName)
-            || ["map.png", "report.html", VideoEncoder.fileName, ContactSheetWriter.fileName].contains(name)
+            || ["map.png", BatchOptions.reportFileName, VideoEncoder.fileName, ContactSheetWriter.fileName].contains(name)
     }
 
     /// The outputs of a replay of a recording with `metadata` in `logFolder`, and every file
@@ -21,8 +21,7 @@ extension ReplayOptions {
         let folderOption = outputDir == nil ? "the output folder" : "--out"
         var files = [(name: batch.shard?.manifestName ?? "frames.jsonl", option: folderOption)]
         if overlay.map { files.append(("map.png", "--map")) }
-        if batch.video { files.append((VideoEncoder.fileName, "--video")) }
-        if batch.contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
+        files += batch.extraFiles
         plan.writesFolder(resolvedOutputDir.path, option: folderOption, files: files, names: ReplayOptions.writesInOutputFolder)
         if let mcap { plan.writes(mcap.path, option: "--mcap") }
         plan.reads(logPath, as: "the recording")

@@ -44,6 +44,7 @@ public enum ReplayReport {
         var data = ReportData()
         let reader = try ManifestReader(url: manifest)
         while let frame = try reader.nextFrame() { data.add(frame) }
+        try FrameFiles.checkAny(dir: dir, images: data.frames.map(\.image))  // the page shows them
         guard !data.frames.isEmpty else { throw InputError(file: manifest.path, "no frames: nothing to report") }
         var errors: ReportData.TruthErrors?
         if let truth {

@@ -10,6 +10,7 @@ public enum GeoJSONPath {
     ///   read, is not JSON, holds no LineString or Point, or a coordinate is not [longitude,
     ///   latitude(, altitude)].
     public static func read(_ path: String) throws -> [GeoCoordinate] {
+        try InputFile.checkRegular(path, what: "the path (GeoJSON)")
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw InputError(file: path, "cannot read: \(error.localizedDescription)")

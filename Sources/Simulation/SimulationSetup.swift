@@ -12,6 +12,7 @@ public enum SimulationSetup {
         // A script file first: it may give the path and the sensors' settings.
         var motionScript: MotionScript?
         if SimulationConfig.Script(rawValue: script) == nil {
+            try InputFile.checkRegular(script, what: "the script file")
             guard let data = FileManager.default.contents(atPath: script) else { throw InputError(file: script, "cannot read the script file") }
             motionScript = try MotionScript.parse(data, file: script)
         }

@@ -200,6 +200,8 @@ public struct Simulator: Sendable {
     public func run(log: (String) throws -> Void, truth: ((String) throws -> Void)?,
                     track: ((String) throws -> Void)? = nil) throws -> SimulationSummary {
         let c = config
+        try SimulatedLogCheck.checkSpans(c, duration: trajectory.duration)
+        var check = SimulatedLogCheck()
         var rng = SplitMix64(seed: c.seed)
         // Independent streams per sensor, so changing one option leaves the others' noise alone.
         var gyroRNG = SplitMix64(seed: rng.next()), accelRNG = SplitMix64(seed: rng.next())
@@ -269,6 +271,7 @@ public struct Simulator: Sendable {
             try log(line)
         }
         func emit(_ s: SensorSample, _ sensor: Delivery.Sensor, index: Int, rate: Double, t0: Double) throws {
+            try check.check(s)
             let line = SensorLogFormat.row(s)
             rows[s.sensorName, default: 0] += 1
             if queue != nil {

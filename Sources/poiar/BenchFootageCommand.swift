@@ -21,7 +21,8 @@ struct BenchFootageCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            let r = try FootageBenchmark.run(video: video, outDir: try output.folder(), jobs: jobs.value, level: output.png.level)
+            let dir = try output.folder(files: [], names: FootageBenchmark.writes, reading: video, as: "the video")
+            let r = try FootageBenchmark.run(video: video, outDir: dir, jobs: jobs.value, level: output.png.level)
             print(String(format: "bench-footage: %d frames in %.3f s (%.1f frames/s)", r.frames, r.seconds, Double(r.frames) / r.seconds))
         }
     }

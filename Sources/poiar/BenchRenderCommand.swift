@@ -24,7 +24,8 @@ struct BenchRenderCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             print(try RenderBenchmark.run(still: URL(fileURLWithPath: still), labels: labels.value, iterations: iterations.value,
-                                          level: output.png.level, outDir: try output.folder()).report)
+                                          level: output.png.level,
+                                          outDir: try output.folder(files: RenderBenchmark.fileNames, names: { _ in false }, reading: still, as: "the still")).report)
         }
     }
 }

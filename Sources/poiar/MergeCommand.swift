@@ -31,16 +31,13 @@ struct MergeCommand: ParsableCommand {
         try reportingErrors {
             var batch = BatchOptions()
             summary.apply(to: &batch)
+            batch.report = report
             if batch.video, let notice = try VideoEncoder().notice { printNotice(notice) }
             try forEachInput(dirs, failed: "folders not merged") { _, dir in
                 let start = Date()
                 var plan = OutputPlan()
-                var files = [(name: "frames.jsonl", option: "merge")]
-                if batch.video { files.append((VideoEncoder.fileName, "--video")) }
-                if batch.contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
-                plan.writesFolder(dir, option: "the merged folder", files: files) {
-                    ["frames.jsonl", VideoEncoder.fileName, ContactSheetWriter.fileName].contains($0)
-                }
+                let files = [(name: "frames.jsonl", option: "merge")] + batch.extraFiles
+                plan.writesFolder(dir, option: "the merged folder", files: files) { name in files.contains { $0.name == name } }
                 plan.reads(font, as: "the font")
                 try plan.check()
                 let merged = try ShardMerge.run(dir: URL(fileURLWithPath: dir), batch: batch, fontPath: font,

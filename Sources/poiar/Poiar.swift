@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import POIARCore
 
 @main
 struct Poiar: ParsableCommand {
@@ -25,6 +26,7 @@ struct Poiar: ParsableCommand {
     /// As argument-parser's own, but a refused option value's message says why
     /// (`RefusedValue`), and a word typed wrong gets the one meant (`NearMissWords`).
     static func main() {
+        StandardStreams.reopenClosed()
         Interruption.install()
         if let unknown = NearMissWords.unknownSubcommand(Array(CommandLine.arguments.dropFirst()), root: Poiar.self) {
             printError(unknown)
@@ -36,8 +38,17 @@ struct Poiar: ParsableCommand {
         } catch {
             let explained = NearMissWords.suggestingValue(RefusedValue.explained(fullMessage(for: error)))
             guard explained != fullMessage(for: error) else { exit(withError: error) }
-            FileHandle.standardError.write(Data((explained + "\n").utf8))
+            StandardStreams.writeError(explained + "\n")
             Foundation.exit(exitCode(for: error).rawValue)
+        }
+        finishOutput()
+    }
+
+    /// What was printed is written, or the run fails saying it was not.
+    static func finishOutput() {
+        do { try StandardStreams.finish() } catch {
+            printError("\(error)")
+            Foundation.exit(1)
         }
     }
 }
@@ -55,11 +66,11 @@ func reportingErrors(_ body: () throws -> Void) throws {
 }
 
 @Sendable func printError(_ message: String) {
-    FileHandle.standardError.write(Data("poiar: error: \(message)\n".utf8))
+    StandardStreams.writeError("poiar: error: \(message)\n")
 }
 
 @Sendable func printNotice(_ message: String) {
-    FileHandle.standardError.write(Data("poiar: \(message)\n".utf8))
+    StandardStreams.writeError("poiar: \(message)\n")
 }
 
 let stderrIsTerminal = isatty(2) != 0

@@ -38,7 +38,7 @@ struct PoseCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
-            try checkOutputs(writes: [(out, "--out"), (mcap, "--mcap"), (trace, "--trace")], reads: [(log, "the recording")])
+            try checkOutputs(writes: [(out, "--out"), (mcap, "--mcap"), (track, "--track"), (trace, "--trace")], reads: [(log, "the recording")])
             let recording = try Recording(path: log)
             if let benchFilter { return try benchmark(passes: benchFilter.value, recording: recording) }
             try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: fusion.northChoice,

@@ -25,7 +25,7 @@ struct ReportCommand: ParsableCommand {
     func run() throws {
         try reportingErrors {
             try checkOutputs(writes: [(URL(fileURLWithPath: dir).appendingPathComponent(ReplayReport.fileName).path, "the report")],
-                             reads: [(truth, "the truth"), (log, "the recording")])
+                             reads: [(truth, "the truth"), (log, "the recording"), (basemap, "the base map")])
             let series = try truth.map { (series: try readTruth($0, log: log, trueNorthAdvice: nil), file: $0) }
             let baseMap = try basemap.flatMap(TrackMap.baseMapFeatures)
             printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log, baseMap: baseMap).description)

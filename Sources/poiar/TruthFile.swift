@@ -1,6 +1,7 @@
 import Evaluation
 import Foundation
 import PhoneImport
+import POIARCore
 
 /// `--truth FILE` of `evaluate`, `report` and `replay --report`: a pose CSV (time,qw,qx,qy,qz
 /// [,movement], plain or .gz), or the phone's own orientation in a Sensor Logger export
@@ -10,6 +11,10 @@ import PhoneImport
 /// with a truth in magnetic north (the command's own options); nil when the poses are in
 /// magnetic north already, or not fused here (`report`).
 func readTruth(_ truth: String, log: String?, trueNorthAdvice: String?) throws -> PoseSeries {
+    var isFolder: ObjCBool = false
+    if !(FileManager.default.fileExists(atPath: truth, isDirectory: &isFolder) && isFolder.boolValue) {
+        try InputFile.checkRegular(truth, what: "the truth")  // its kind is told from its start, then it is read
+    }
     guard PhoneRecording.isPhoneOrientation(path: truth) else { return try PoseSeries.read(path: truth, movementColumn: true) }
     var notices: [String] = []
     let phone = try PhoneRecording.orientation(path: truth) { notices.append($0) }

@@ -19,8 +19,25 @@ public struct BatchOptions: Sendable {
     /// Render only this shard's frames and write `frames.shard-I-of-N.jsonl` instead of
     /// `frames.jsonl` (`poiar merge` assembles the shards).
     public var shard: ShardSpec?
+    /// Write `report.html` once the frames are drawn (`--report`; the CLI writes it).
+    public var report = false
 
     public init() {}
+
+    /// The files of fixed names asked for in the output folder besides the frames and the
+    /// manifest, with the options asking for them: `replay` and `merge` give them to
+    /// `OutputPlan`, so that one of them a folder, a device or read-only stops the run before
+    /// any work, not after every frame is drawn.
+    public var extraFiles: [(name: String, option: String)] {
+        var files: [(name: String, option: String)] = []
+        if video { files.append((VideoEncoder.fileName, "--video")) }
+        if contactSheetEvery != nil { files.append((ContactSheetWriter.fileName, "--contact-sheet")) }
+        if report { files.append((BatchOptions.reportFileName, "--report")) }
+        return files
+    }
+
+    /// `ReplayReport.fileName` (the Report module is the CLI's, not Replay's).
+    public static let reportFileName = "report.html"
 
     /// The largest `--scale`.
     public static let maxScale = 8.0

@@ -100,8 +100,8 @@ public enum PoseExport {
         } else {
             var buffer = LineBytes.allocate(capacity: 1 << 17)
             defer { buffer.deallocate() }
-            func flush() {
-                FileHandle.standardOutput.write(Data(buffer.bytes))
+            func flush() throws {
+                try StandardStreams.write(UnsafeRawBufferPointer(buffer.bytes))
                 buffer.removeAll()
             }
             buffer.append(contentsOf: header.utf8)
@@ -110,10 +110,10 @@ public enum PoseExport {
                 appendRow(time: t, pose: pose, to: &buffer)
                 buffer.byte(0x0A)
                 rows += 1
-                if buffer.count > 1 << 16 { flush() }
+                if buffer.count > 1 << 16 { try flush() }
             }
             try run()
-            flush()
+            try flush()
         }
         try traceWriter?.commit()
         if rows == 0 {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Export
 import Foundation
+import POIARCore
 import Replay
 
 /// `--video` and `--contact-sheet`: made from the frames once they are all drawn. Shared by
@@ -69,6 +70,7 @@ struct ReplayOutputArguments: ParsableArguments {
         options.batch.scale = scale.value
         summary.apply(to: &options.batch)
         options.batch.writesFrames = !noFrames
+        options.batch.report = report
         options.overlay.map = map
         options.overlay.mapConeInterval = mapEvery.value
         options.mcap = mcap.map { URL(fileURLWithPath: $0) }
@@ -103,7 +105,7 @@ struct BatchArguments: ParsableArguments {
         let interval = progressInterval.value
         guard stderrIsTerminal || interval > 0 else { return nil }
         let reporter = ProgressReporter(terminal: stderrIsTerminal, interval: interval) {
-            FileHandle.standardError.write(Data($0.utf8))
+            StandardStreams.writeError($0)
         }
         reporter.label = label
         return reporter
