@@ -11,7 +11,8 @@ import Testing
         return s
     }
 
-    /// 100 Hz accelerometer samples from 0 to `end` s: steady (0.05 m/s² of noise) or a walk's
+    /// 100 Hz accelerometer samples from 0 to `end` s (a second past a recording's end, so that
+    /// its last second is a whole one): steady (0.05 m/s² of noise) or a walk's
     /// (1 m/s² at 1.8 Hz).
     static func accel(to end: Double, walking: Bool = false) -> SampleSeries {
         var a = SampleSeries()
@@ -34,7 +35,7 @@ import Testing
     @Test func shortRestsMeasureNothingAndFarSpansFallBack() {
         let p = ComplementaryFilterParams()  // rests of 5 s or more, reach 2 × 100 s
         // A hand-held second at 10 s, a rest set down from 300 to 310 s, a recording to 700 s.
-        let trust = OfflineTrust(Self.survey([(10, 11.5), (300, 310)]), accel: Self.accel(to: 700), start: 0, end: 700, params: p)
+        let trust = OfflineTrust(Self.survey([(10, 11.5), (300, 310)]), accel: Self.accel(to: 701), start: 0, end: 700, params: p)
         #expect(trust.rests.count == 1 && trust.rests[0].start == 300)
         #expect(trust.fallback == [0...100, 510...700])
         #expect(trust.fallsBack(at: 50) && !trust.fallsBack(at: 200) && trust.fallsBack(at: 600))
@@ -42,7 +43,7 @@ import Testing
         let notice = trust.notice(start: 0, end: 700, params: p) ?? ""
         #expect(notice.contains("for 290 s of the recording (0–100 s, 510–700 s)"), "\(notice)")
         // No long rest at all: the whole recording, said so.
-        let none = OfflineTrust(Self.survey([(10, 11.5)]), accel: Self.accel(to: 120), start: 0, end: 120, params: p)
+        let none = OfflineTrust(Self.survey([(10, 11.5)]), accel: Self.accel(to: 121), start: 0, end: 120, params: p)
         #expect(none.fallback == [0...120])
         #expect(none.notice(start: 0, end: 120, params: p)?.contains("for the whole recording") == true)
         // The same τ both ways: nothing to fall back to.
