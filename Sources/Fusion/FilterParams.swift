@@ -191,6 +191,11 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// the field's local disturbances (a building's steel, a lab's furniture), which a longer
     /// τ averages away.
     public var offlineTauMag: Double = 20
+    /// s (default 5): how long a rest (after `restMinTime`) must last to measure the gyro bias
+    /// for the offline passes (`OfflineTrust`): their seeds, and the spans where they use
+    /// `offlineTauMag`. A phone set down rests for longer; a phone held still passes the rest
+    /// detector for a second or two at a time, at the hand's slow rate.
+    public var offlineRestTrustTime: Double = 5
     /// Default 0.05: how widely the field's direction must vary (device frame) for the whole
     /// recording's magnetometer calibration: eigenvalues of the covariance of the unit field
     /// directions visited (1/3 each for directions all over the sphere; 0.05 ≈ a spread of
@@ -248,7 +253,7 @@ extension ComplementaryFilterParams {
         "hardIronWindow": \.hardIronWindow, "hardIronMinExcitation": \.hardIronMinExcitation,
         "hardIronMaxResidual": \.hardIronMaxResidual, "hardIronTau": \.hardIronTau, "hardIronRegularization": \.hardIronRegularization,
         "hardIronHeadingResetDeg": \.hardIronHeadingResetDeg, "magStartWait": \.magStartWait,
-        "offlineTauMag": \.offlineTauMag, "magCalibrationMinCoverage": \.magCalibrationMinCoverage,
+        "offlineTauMag": \.offlineTauMag, "offlineRestTrustTime": \.offlineRestTrustTime, "magCalibrationMinCoverage": \.magCalibrationMinCoverage,
         "magCalibrationMinInliers": \.magCalibrationMinInliers, "magDelayMax": \.magDelayMax,
         "declinationDeg": \.declinationDeg,
     ] }

@@ -9,13 +9,15 @@ import POIARCore
 ///    (`MagnetometerSteps`); the magnetometer's hard iron (and soft iron and
 ///    scale when its norm is far from WMM2025's intensity; `MagnetometerCalibration`), its
 ///    delay behind the gyro (`MagnetometerDelay`: its samples are moved to the instant they
-///    describe), and the gyro bias wherever the device rested (`RestBiasSurvey`).
+///    describe), and the gyro bias wherever the device rested long enough to measure it
+///    (`RestBiasSurvey`, `OfflineTrust`).
 /// 2. **Fuse forward and backward**: the complementary filter runs over the calibrated samples
 ///    in time order, and over them time-reversed (samples in reverse order, times negated, gyro
 ///    rates negated and taken from the sample after, so that each rate still covers the
 ///    interval it was measured over), each starting with the bias of the rest nearest its start.
 ///    The online hard-iron fit and disturbance rejection stay in both (a magnet that comes or
-///    goes). Heading uses `offlineTauMag`: the bias lag of the two passes cancels.
+///    goes). Heading uses `offlineTauMag`: the bias lag of the two passes cancels — near a rest
+///    that measured the bias; elsewhere the passes fall back to the live τ_mag (`OfflineTrust`).
 /// 3. **Combine** at each gyro sample: the backward attitude's difference from the forward
 ///    one, split into a turn about the vertical (heading) and a tilt, is taken in proportion to
 ///    the passes' inverse variances: a bias error e (each pass's Kalman variance) tilts by
@@ -47,7 +49,10 @@ public struct OfflineFusion {
         public var calibration: MagnetometerCalibration?
         /// The magnetometer's delay behind the gyro, s (nil: none found).
         public var magDelay: Double?
+        /// The rests long enough to measure the gyro bias (`OfflineTrust`).
         public var rests: Int = 0
+        /// Where no such rest is near: the passes ran with the live filter's τ_mag there.
+        public var fallback: [ClosedRange<Double>] = []
         public var notices: [String] = []
         /// Why the heading is relative, when it is (no magnetometer); the caller may still
         /// settle it from other sources and says which.
@@ -125,28 +130,34 @@ public struct OfflineFusion {
             report.relativeHeading = "heading is relative: the recording has no magnetometer (azimuth 0 = the device's facing direction at the first pose)"
         }
 
-        let survey = RestBiasSurvey(recording, params: params)
-        report.rests = survey.rests.count
         let n = recording.gyro.count
         guard n > 0 else {
             return (AttitudeSeries(headingIsAbsolute: hasMag, maxInterpolationGap: params.maxGyroGap), report)
         }
-        let forwardSeed = survey.seed(at: recording.gyro.times[0], params: params)
-        let backwardSeed = survey.seed(at: recording.gyro.times[n - 1], params: params)
+        let (start, end) = (recording.gyro.times[0], recording.gyro.times[n - 1])
+        let allRests = RestBiasSurvey(recording, params: params)
+        let trust = OfflineTrust(allRests, accel: recording.accel, start: start, end: end, params: params)
+        let survey = trust.seeds(allRests)
+        report.rests = survey.rests.count
+        if hasMag, let notice = trust.notice(start: start, end: end, params: params) { report.notices.append(notice) }
+        report.fallback = hasMag ? trust.fallback : []
+        let forwardSeed = survey.seed(at: start, params: params)
+        let backwardSeed = survey.seed(at: end, params: params)
 
         let forward = PassBuffers(count: n), backward = PassBuffers(count: n)
         defer { forward.deallocate(); backward.deallocate() }
         var backwardParams = p
         backwardParams.sensorDelay = -p.sensorDelay  // the prediction ahead in (forward) time
         do {  // (a scope, so that the passes' copy of the samples ends with them)
-            let rec = recording, fp = p, bp = backwardParams
+            let rec = recording, fp = p, bp = backwardParams, live = params.tauMag
+            let fallback = hasMag ? trust : OfflineTrust.none
             if let onForwardFilter {
-                Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: onForwardFilter)
-                Self.backwardPass(rec, bp, seed: backwardSeed, into: backward)
+                Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, into: forward, trace: onForwardFilter)
+                Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, into: backward)
             } else {
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, into: forward, trace: nil) }
-                    else { Self.backwardPass(rec, bp, seed: backwardSeed, into: backward) }
+                    if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, into: forward, trace: nil) }
+                    else { Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, into: backward) }
                 }
             }
         }
@@ -212,8 +223,10 @@ public struct OfflineFusion {
 
     /// The filter over the samples in time order (ties: gyro, accel, mag, as in a log).
     static func forwardPass(_ r: SensorRecording, _ p: ComplementaryFilterParams, seed: (bias: Vector3, variance: Double)?,
+                            fallback: OfflineTrust, liveTauMag: Double,
                             into out: PassBuffers, trace: ((Double, ComplementaryFilter) -> Void)?) {
         var f = seeded(p, seed, sign: 1)
+        var spans = OfflineTrust.Cursor(fallback, forward: true)
         let g = r.gyro, a = r.accel, m = r.mag
         let gn = g.count, an = a.count, mn = m.count
         var gi = 0, ai = 0, mi = 0
@@ -222,6 +235,8 @@ public struct OfflineFusion {
             let ta = ai < an ? a.times[ai] : .infinity
             let tm = mi < mn ? m.times[mi] : .infinity
             if tg <= ta && tg <= tm {
+                let span = spans.update(tg)
+                if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
                 f.updateGyro(g.vector(gi), time: tg)
                 if f.state.initialized { out.store(gi, f) }
                 trace?(tg, f)
@@ -240,8 +255,9 @@ public struct OfflineFusion {
     /// time of gyro sample k the negated rate of sample k + 1 (which covers the interval from
     /// k to k + 1), so that the attitude after it is the one at sample k.
     static func backwardPass(_ r: SensorRecording, _ p: ComplementaryFilterParams, seed: (bias: Vector3, variance: Double)?,
-                             into out: PassBuffers) {
+                             fallback: OfflineTrust, liveTauMag: Double, into out: PassBuffers) {
         var f = seeded(p, seed, sign: -1)
+        var spans = OfflineTrust.Cursor(fallback, forward: false)
         let g = r.gyro, a = r.accel, m = r.mag
         let gn = g.count
         var gi = gn - 1, ai = a.count - 1, mi = m.count - 1
@@ -250,6 +266,8 @@ public struct OfflineFusion {
             let ta = ai >= 0 ? -a.times[ai] : .infinity
             let tm = mi >= 0 ? -m.times[mi] : .infinity
             if tg <= ta && tg <= tm {
+                let span = spans.update(g.times[gi])
+                if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
                 f.updateGyro(gi + 1 < gn ? -g.vector(gi + 1) : .zero, time: tg)
                 if f.state.initialized { out.store(gi, f) }
                 gi -= 1
