@@ -31,6 +31,9 @@ public enum CourseHeading {
     /// stops may hold the phone another way when walking on.
     public static let maxStop = 15.0
     public static let maxTiltChangeDeg = 30.0
+    /// A turn of the device against the path between two course samples larger than this
+    /// (degrees) ends a steady segment.
+    public static let maxDeviceTurnDeg = 20.0
     /// Samples a segment needs before its offset is learned (fewer: it corrects nothing).
     public static let minSegmentSamples = 5
     /// The support (sum of weights) at which a correction is taken at half its value.
@@ -49,6 +52,11 @@ public enum CourseHeading {
         public var weight: Double
         /// The direction of gravity's reaction (up) in the device frame: the device's tilt.
         public var up: Vector3
+        /// How far the device turned against the path since the previous course sample
+        /// (degrees; nil: none near enough).
+        public var deviceTurnDeg: Double?
+        /// How far the path turned since the previous course sample (degrees; nil: none near).
+        public var pathTurnDeg: Double?
     }
 
     /// The facing direction of an attitude as the course is compared with it (the map cone's:
@@ -78,13 +86,19 @@ public enum CourseHeading {
             path = abs(path!)
         }
         return Measurement(time: c.time, deltaDeg: wrap180(c.courseDeg - f),
-                           weight: weight(c, pathTurnDeg: path, deviceTurnDeg: device), up: q.conjugate.rotate(Vector3(0, 0, 1)))
+                           weight: weight(c, pathTurnDeg: path, deviceTurnDeg: device), up: q.conjugate.rotate(Vector3(0, 0, 1)),
+                           deviceTurnDeg: device, pathTurnDeg: path)
     }
 
     /// Whether `m` starts a new steady segment after the segment's first measurement `first`
-    /// and its last `last`.
+    /// and its last `last`: after a stop, a change of tilt, or a turn of the device against
+    /// a straight path (the user turned the phone to look elsewhere: the holding changed, and
+    /// a field going wrong never turns the fused facing that fast; where the path turns, the
+    /// course, a chord over seconds, lags the facing, and says nothing of the holding). A user who keeps looking
+    /// around makes segments too short to learn an offset, and is not corrected.
     public static func startsSegment(_ m: Measurement, first: Measurement, last: Measurement) -> Bool {
         m.time - last.time > maxStop || degrees(acos(max(-1, min(1, m.up.dot(first.up))))) > maxTiltChangeDeg
+            || ((m.deviceTurnDeg ?? 0) > maxDeviceTurnDeg && (m.pathTurnDeg ?? 0) < maxDeviceTurnDeg / 2)
     }
 
     /// The holding offset of a segment: the weighted circular median of its z (about their
