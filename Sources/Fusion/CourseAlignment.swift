@@ -53,6 +53,9 @@ public enum CourseAlignment {
         public var time: Double
         public var courseDeg: Double
         public var speed: Double
+        /// The course's own 1-σ spread from the two fixes' accuracy over their distance,
+        /// degrees (0 when the fixes state no accuracy).
+        public var spreadDeg: Double = 0
     }
 
     /// δ(t) at knots, degrees (unwrapped: consecutive knots differ by less than 180°).
@@ -123,23 +126,31 @@ public enum CourseAlignment {
         var j = 0
         for i in fixes.indices {
             let a = fixes[i]
-            let need = max(minDisplacement, accuracyMultiple * accuracy(a))
             if j <= i { j = i + 1 }
             while j < fixes.count {
                 let b = fixes[j]
                 if b.time - a.time > maxSpan { break }
-                let d = geodesicInverse(from: a.coordinate, to: b.coordinate)
-                if d.distance >= max(need, accuracyMultiple * accuracy(b)) {
-                    let speed = d.distance / (b.time - a.time)
-                    if speed >= minSpeed {
-                        out.append(CourseSample(time: (a.time + b.time) / 2, courseDeg: d.azimuthDeg, speed: speed))
-                    }
+                if let paired = pair(a, b, accuracyA: accuracy(a), accuracyB: accuracy(b)) {
+                    if let sample = paired { out.append(sample) }
                     break
                 }
                 j += 1
             }
         }
         return out
+    }
+
+    /// Fix `a` paired with a later fix `b` (at most `maxSpan` later): nil while `b` is too near
+    /// for the two accuracies (a later fix may do); else `a` is settled: its course sample, or
+    /// nil inside when the pair moved slower than `minSpeed`. One rule for the whole-recording
+    /// pairing above and the streaming one (`CausalCourseHeading`).
+    public static func pair(_ a: GPSFix, _ b: GPSFix, accuracyA: Double, accuracyB: Double) -> CourseSample?? {
+        let d = geodesicInverse(from: a.coordinate, to: b.coordinate)
+        guard d.distance >= max(minDisplacement, accuracyMultiple * max(accuracyA, accuracyB)), b.time > a.time else { return nil }
+        let speed = d.distance / (b.time - a.time)
+        guard speed >= minSpeed else { return .some(nil) }
+        let spread = degrees(atan2(2.0.squareRoot() * max(accuracyA, accuracyB), d.distance))
+        return .some(CourseSample(time: (a.time + b.time) / 2, courseDeg: d.azimuthDeg, speed: speed, spreadDeg: spread))
     }
 
     /// The correction for a relative heading `facing(t)` (degrees, the direction the user

@@ -153,6 +153,7 @@ public struct FusionPass {
                               modelDeclinationDeg: north?.modelDeclinationDeg, notice: onNotice)
                 .settle(&series, log: log, metadata: recording.metadata, relative: relative)
         }
+        correctByCourse(&series, fixes: log.track.fixes)
         let (bridged, bridges) = GyroGapCourse.bridge(series, fixes: log.track.fixes, lastTime: log.lastTime)
         bridges.forEach { onNotice?(GyroGapCourse.notice($0)) }
         return try finish(bridged, log: log, recording: recording)
@@ -210,10 +211,12 @@ public struct FusionPass {
         var nextSyntheticFrame: Double?
         var syntheticCount = 0
         var headingIsAbsolute: Bool?
+        var course = CausalCourseOutput()
 
         func addFrame(_ slot: FrameSlot) {
             if let pose = filter.pose {
-                frames.append(FrameEvent(time: slot.time, line: slot.line, still: slot.still, footage: slot.footage, pose: pose))
+                frames.append(FrameEvent(time: slot.time, line: slot.line, still: slot.still, footage: slot.footage,
+                                         pose: course.pose(pose, at: slot.time)))
             } else {
                 waiting.append(slot)
             }
@@ -246,18 +249,24 @@ public struct FusionPass {
             let t = record.sample.time
             if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
             lastTime = t
+            try course.gapRows(before: t, filterPose: filter.pose, onPose: onPose)
             emitSynthetic(before: t, inclusive: false)
             counter.count(record.sample)
             let wasInitialized = filter.isInitialized
             switch record.sample {
             case .vector(let sensor, let time, let value):
                 filter.update(sensor, value, time: time)
+                if sensor == .gyro, let pose = filter.pose {
+                    course.course.observe(pose.orientation, time: time)
+                    course.notices(final: nil, onNotice)
+                }
                 if sensor == .gyro {
-                    if let onPose, let pose = filter.pose { try onPose(time, pose) }
+                    if let onPose, let pose = filter.pose { try onPose(time, course.pose(pose, at: time)) }
                     if let onFilter { try onFilter(time, filter) }
                 }
             case .gps(let fix):
                 track.add(fix)
+                course.course.add(fix)
             case .frame(let time, let still):
                 guard footageFrames == nil else { break }  // the footage's frames replace the log's
                 if !hasFrameRows {
@@ -278,7 +287,10 @@ public struct FusionPass {
                 waiting.removeAll()
             }
         }
-        if let lastTime { emitSynthetic(before: lastTime, inclusive: true) }
+        if let lastTime {
+            emitSynthetic(before: lastTime, inclusive: true)
+            course.notices(final: lastTime, onNotice)
+        }
         footageOutside += (footageFrames?.count ?? 0) - nextFootage
         if !waiting.isEmpty {
             throw InputError(file: reader.path, line: waiting[0].line,

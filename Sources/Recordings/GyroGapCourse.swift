@@ -60,7 +60,7 @@ public enum GyroGapCourse {
         func offset(_ t0: Double, _ t1: Double) -> Double? {
             var deltas: [Double] = []
             for c in courses where c.time >= t0 && c.time <= t1 {
-                guard let q = covered(series, at: c.time), let f = facing(q) else { continue }
+                guard let q = CourseHeading.covered(series, at: c.time), let f = facing(q) else { continue }
                 deltas.append(wrap180(f - c.courseDeg))
             }
             guard deltas.count >= minLearnSamples else { return nil }
@@ -103,14 +103,6 @@ public enum GyroGapCourse {
                                   offsetBeforeDeg: before, offsetAfterDeg: after))
         }
         return (series.merging(added), bridges)
-    }
-
-    /// The attitude at t when the series covers t with samples (not across a gap); nil else.
-    static func covered(_ series: AttitudeSeries, at t: Double) -> Quaternion? {
-        guard let first = series.times.first, let last = series.times.last, t >= first, t <= last else { return nil }
-        let lo = series.times.interpolationInterval(for: t)
-        guard lo + 1 >= series.count || series.times[lo + 1] - series.times[lo] <= series.maxInterpolationGap else { return nil }
-        return series.orientation(at: t)
     }
 
     /// The notice for one bridge.

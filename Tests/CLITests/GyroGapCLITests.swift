@@ -3,7 +3,8 @@ import POIARCore
 import Testing
 
 /// Issue 26 item 4: when the gyroscope stops and GPS goes on, the facing direction follows the
-/// GPS course (with a notice), and does not freeze at the pose before the gap.
+/// GPS course (with a notice), and does not freeze at the pose before the gap, offline and
+/// with --causal.
 @Suite struct GyroGapCLITests {
     /// (time, heading_deg) of a pose or truth CSV's rows.
     func headings(_ url: URL) throws -> [(t: Double, h: Double)] {
@@ -46,6 +47,20 @@ import Testing
         let after = inGap.filter { $0.t > 60 }.map(\.h)
         let before = try #require(rows.last { $0.t < 40 }?.h)
         #expect(after.allSatisfy { abs(wrap180($0 - before)) > 45 }, "the facing did not turn in the gap")
+
+        // --causal bridges the gap too, with what a live app knows: after the turn (which it
+        // sees in the fixes seconds later) the facing is the course's, give or take the sway.
+        let c = try runPoiar(["pose", log.path, "--causal", "--out", poses.path])
+        try #require(c.status == 0, "\(c.stderr)")
+        #expect(c.stderr.contains("the facing direction follows the GPS course there"), "\(c.stderr)")
+        let causalRows = try headings(poses)
+        #expect(causalRows.filter { $0.t > 41 && $0.t < 74 }.count >= 60, "causal rows in the gap")
+        let afterTurn = causalRows.filter { $0.t > 55 && $0.t < 74 }.map { row -> Double in
+            abs(wrap180(row.h - truthRows[min(times.interpolationInterval(for: row.t), truthRows.count - 1)].h))
+        }.sorted()
+        let causalMedian = afterTurn.isEmpty ? 180 : afterTurn[afterTurn.count / 2]
+        let causalP90 = afterTurn.isEmpty ? 180 : afterTurn[afterTurn.count * 9 / 10]
+        #expect(causalMedian < 15 && causalP90 < 30, "--causal: median \(causalMedian)°, p90 \(causalP90)° after the turn in the gap")
     }
 
     /// A phone in a car holder, tilted back and turned 30° left of the direction of travel,
