@@ -79,18 +79,21 @@ public struct FramePipeline: Sendable {
     }
 
     /// Frame `index` (from 1) at `time`, the device at `position` (a smoothed track's, with its
-    /// uncertainty and the raw fix) with `pose`.
+    /// uncertainty and the raw fix) with `pose`, whose heading has the 68 % bound
+    /// `headingSigma` (degrees; its cards fade when that is wide, `HeadingTrust`).
     public func annotate(index: Int, time: Double, logLine: Int?, still: String?, footage: FootageStamp? = nil, image: String,
-                         position: PositionEstimate, pose: Pose, sequence: inout FrameSequence) throws -> FrameRecord {
+                         position: PositionEstimate, pose: Pose, headingSigma: Double? = nil,
+                         sequence: inout FrameSequence) throws -> FrameRecord {
         let location = position.location
         let hits = try pois?.hits(around: location.coordinate) ?? []
         let labels = annotator.labels(hits: hits, location: location.coordinate, pose: pose, memory: &sequence.memory, time: time,
                                       positionSigma: position.sigma)
         var record = FrameRecord(index: index, time: time, logLine: logLine, image: image, still: still, footage: footage,
                                  location: location, positionSigma: position.sigma, gps: position.gps, pose: pose,
-                                 camera: camera, annotations: labels.annotations,
+                                 headingSigma: headingSigma, camera: camera, annotations: labels.annotations,
                                  clusters: labels.clusters,
                                  sightLines: labels.sightLines, occlusionSeconds: labels.occlusionSeconds)
+        HeadingTrust.fadeCards(&record)
         if var viewSwitch = sequence.viewSwitch {
             record.mapFraction = viewSwitch.update(time: time, pitchDeg: pose.angles.pitch)
             sequence.viewSwitch = viewSwitch

@@ -91,6 +91,8 @@ public struct FrameRecord: Sendable {
     /// The raw GPS fix at the frame's time, beside a smoothed `location`.
     public var gps: GPSFix?
     public var pose: Pose
+    /// The 68 % bound of the pose's heading error, degrees (nil: not known).
+    public var headingSigma: Double?
     public var camera: CameraIntrinsics
     public var annotations: [FrameAnnotation]
     /// The map's share of the frame (`FlatViewSwitch`): 0 the camera view, 1 a map (the phone
@@ -126,7 +128,8 @@ public struct FrameRecord: Sendable {
                             accuracy: location.horizontalAccuracy, sigmaM: positionSigma,
                             gps: gps.map { .init(lat: $0.coordinate.latitude, lon: $0.coordinate.longitude,
                                                  alt: $0.coordinate.altitude, accuracy: $0.horizontalAccuracy) }),
-            pose: .init(q: [q.w, q.x, q.y, q.z], heading: angles.heading, pitch: angles.pitch, roll: angles.roll, facing: facingAzimuth),
+            pose: .init(q: [q.w, q.x, q.y, q.z], heading: angles.heading, pitch: angles.pitch, roll: angles.roll, facing: facingAzimuth,
+                        headingSigmaDeg: headingSigma),
             view: isMapView ? "map" : nil, camera: ManifestFrame.Camera(camera),
             annotations: annotations.map(\.manifestAnnotation),
             clusters: clusters.isEmpty ? nil : clusters.map(\.manifestCluster))

@@ -146,7 +146,8 @@ public struct FrameOverlay: Sendable {
         if hud.contains(.compass) {
             let marks = record.annotations.filter(\.visible).map { (bearing: $0.bearing, category: $0.poi.category) }
             drawing.compass = CompassTapeDrawing(heading: heading, fx: camera.fx, cx: camera.cx, marks: marks,
-                                                 fisheye: camera.distortion?.model == .fisheye ? camera.distortion : nil)
+                                                 fisheye: camera.distortion?.model == .fisheye ? camera.distortion : nil,
+                                                 headingSigma: record.headingSigma, uncertain: HeadingTrust.isUncertain(record.headingSigma))
         }
         if hud.contains(.gps) {
             // The smoothed position's 68 % radius when the track is smoothed, else the fix's.

@@ -12,6 +12,9 @@ public struct AttitudeSeries: Sendable, Equatable {
     public private(set) var times: [Double]
     /// w, x, y, z of each sample in turn.
     var storage: [Float]
+    /// The 68 % bound of each sample's heading error, degrees (`HeadingUncertainty`); empty
+    /// when the attitude's source gives none (the phone's own orientation).
+    public internal(set) var headingSigmas: [Float] = []
     /// Whether the heading is referenced to the field (north: magnetic, or true with the
     /// declination). False for a recording without a magnetometer: azimuth 0 is then the
     /// device's facing direction (`ComplementaryFilter.facingAxis`) at the first pose, and the
@@ -32,9 +35,9 @@ public struct AttitudeSeries: Sendable, Equatable {
         self.maxInterpolationGap = maxInterpolationGap
     }
 
-    init(times: [Double], storage: [Float], headingIsAbsolute: Bool, maxInterpolationGap: Double) {
-        precondition(storage.count == 4 * times.count)
-        self.times = times; self.storage = storage
+    init(times: [Double], storage: [Float], headingIsAbsolute: Bool, maxInterpolationGap: Double, headingSigmas: [Float] = []) {
+        precondition(storage.count == 4 * times.count && (headingSigmas.isEmpty || headingSigmas.count == times.count))
+        self.times = times; self.storage = storage; self.headingSigmas = headingSigmas
         self.headingIsAbsolute = headingIsAbsolute; self.maxInterpolationGap = maxInterpolationGap
     }
 
@@ -51,6 +54,33 @@ public struct AttitudeSeries: Sendable, Equatable {
         set {
             storage[4 * i] = Float(newValue.w); storage[4 * i + 1] = Float(newValue.x)
             storage[4 * i + 2] = Float(newValue.y); storage[4 * i + 3] = Float(newValue.z)
+        }
+    }
+
+    /// The 68 % bound of sample i's heading error, degrees: 180 (any) while the heading is
+    /// relative, nil when the series has none.
+    public func headingSigma(_ i: Int) -> Double? {
+        guard !headingSigmas.isEmpty else { return nil }
+        return headingIsAbsolute ? Double(headingSigmas[i]) : 180
+    }
+
+    /// The heading's 68 % bound at time t, degrees: as `orientation(at:)` takes the attitude
+    /// (the larger of the two samples around t, the nearer one across a gap).
+    public func headingSigma(at t: Double) -> Double? {
+        guard !headingSigmas.isEmpty, !times.isEmpty else { return nil }
+        if t <= times[0] { return headingSigma(0) }
+        if t >= times[count - 1] { return headingSigma(count - 1) }
+        let lo = times.interpolationInterval(for: t), hi = lo + 1
+        if times[hi] - times[lo] > maxInterpolationGap { return headingSigma(t - times[lo] <= times[hi] - t ? lo : hi) }
+        return max(headingSigma(lo)!, headingSigma(hi)!)
+    }
+
+    /// Adds `varianceDeg2` (degrees²) to every sample's heading uncertainty: a heading turned
+    /// by a correction that is itself this uncertain (the GPS course's alignment).
+    public mutating func widenHeadingSigmas(byVariance varianceDeg2: Double) {
+        for i in headingSigmas.indices {
+            let s = Double(headingSigmas[i])
+            headingSigmas[i] = Float(min((s * s + varianceDeg2).squareRoot(), 180))
         }
     }
 

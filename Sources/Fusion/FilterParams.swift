@@ -217,6 +217,10 @@ public struct ComplementaryFilterParams: Sendable, Equatable {
     /// while the device turns.
     public var magDelayMax: Double = 0.25
 
+    /// The heading's uncertainty model (`HeadingUncertainty`): how the filter's state becomes
+    /// the pose's `heading_sigma_deg`; it never changes the pose.
+    public var headingSigma = HeadingSigmaParams()
+
     // MARK: Facts about the log (set by the pipeline)
 
     /// Declination, degrees east (default 0): the angle from true north to magnetic north.
@@ -268,7 +272,10 @@ extension ComplementaryFilterParams {
     public mutating func set(_ assignment: String) throws {
         let parts = assignment.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw ParamError(message: "expected name=value, got \"\(assignment)\"") }
-        if let k = Self.numericFields[parts[0]] {
+        if parts[0].hasPrefix("headingSigma."), let k = HeadingSigmaParams.numericFields[String(parts[0].dropFirst(13))] {
+            guard let v = Double(parts[1]), v.isFinite else { throw ParamError(message: "\(parts[0]): \"\(parts[1])\" is not a number") }
+            headingSigma[keyPath: k] = v
+        } else if let k = Self.numericFields[parts[0]] {
             guard let v = Double(parts[1]), v.isFinite else { throw ParamError(message: "\(parts[0]): \"\(parts[1])\" is not a number") }
             self[keyPath: k] = v
         } else if let k = Self.switchFields[parts[0]] {
@@ -278,7 +285,8 @@ extension ComplementaryFilterParams {
             default: throw ParamError(message: "\(parts[0]): expected true or false, got \"\(parts[1])\"")
             }
         } else {
-            let known = (Array(Self.numericFields.keys) + Array(Self.switchFields.keys)).sorted().joined(separator: ", ")
+            let known = (Array(Self.numericFields.keys) + Array(Self.switchFields.keys)
+                + HeadingSigmaParams.numericFields.keys.map { "headingSigma.\($0)" }).sorted().joined(separator: ", ")
             throw ParamError(message: "unknown filter parameter \"\(parts[0])\" (known: \(known))")
         }
     }

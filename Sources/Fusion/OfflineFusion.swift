@@ -141,6 +141,10 @@ public struct OfflineFusion {
         report.rests = survey.rests.count
         if hasMag, let notice = trust.notice(start: start, end: end, params: params) { report.notices.append(notice) }
         report.fallback = hasMag ? trust.fallback : []
+        // The heading's uncertainty counts on a calibrated magnetometer where the recording's
+        // turns pinned its offset down (or the log gave it).
+        let calibrated = params.magHardIronSeed != nil
+            || (report.calibration.map { $0.coverage.count == 3 && $0.coverage[1] >= params.magCalibrationMinCoverage } ?? false)
         let forwardSeed = survey.seed(at: start, params: params)
         let backwardSeed = survey.seed(at: end, params: params)
 
@@ -152,12 +156,12 @@ public struct OfflineFusion {
             let rec = recording, fp = p, bp = backwardParams, live = params.tauMag
             let fallback = hasMag ? trust : OfflineTrust.none
             if let onForwardFilter {
-                Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, into: forward, trace: onForwardFilter)
-                Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, into: backward)
+                Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, calibrated: calibrated, into: forward, trace: onForwardFilter)
+                Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, calibrated: calibrated, into: backward)
             } else {
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, into: forward, trace: nil) }
-                    else { Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, into: backward) }
+                    if i == 0 { Self.forwardPass(rec, fp, seed: forwardSeed, fallback: fallback, liveTauMag: live, calibrated: calibrated, into: forward, trace: nil) }
+                    else { Self.backwardPass(rec, bp, seed: backwardSeed, fallback: fallback, liveTauMag: live, calibrated: calibrated, into: backward) }
                 }
             }
         }
@@ -170,18 +174,35 @@ public struct OfflineFusion {
 
     // MARK: - Passes
 
-    /// Each pass's attitude (w, x, y, z) and weights (tilt, heading) per gyro sample; a tilt
-    /// weight below 0 marks a sample without a pose.
+    /// Each pass's attitude (w, x, y, z), weights (tilt, heading) and heading variances
+    /// (bias, noise, systematic: `HeadingUncertainty`) per gyro sample; a tilt weight below 0 marks a
+    /// sample without a pose.
     final class PassBuffers: @unchecked Sendable {
         let quats: UnsafeMutableBufferPointer<Float>
         let weights: UnsafeMutableBufferPointer<Float>
+        let headingVariances: UnsafeMutableBufferPointer<Float>
         init(count n: Int) {
             quats = .allocate(capacity: 4 * n)
             weights = .allocate(capacity: 2 * n)
+            headingVariances = .allocate(capacity: 3 * n)
             weights.initialize(repeating: -1)
             quats.initialize(repeating: 0)
+            headingVariances.initialize(repeating: 0)
         }
-        func deallocate() { quats.deallocate(); weights.deallocate() }
+        func deallocate() { quats.deallocate(); weights.deallocate(); headingVariances.deallocate() }
+
+        @inline(__always)
+        func store(_ k: Int, _ u: HeadingUncertainty) {
+            headingVariances[3 * k] = Float(u.biasDrift)
+            headingVariances[3 * k + 1] = Float(u.noiseDrift)
+            headingVariances[3 * k + 2] = Float(u.systematic)
+        }
+
+        @inline(__always)
+        func headingVariance(_ k: Int) -> HeadingUncertainty.Variances {
+            HeadingUncertainty.Variances(bias: headingVariances[3 * k], noise: headingVariances[3 * k + 1],
+                                         systematic: headingVariances[3 * k + 2])
+        }
 
         @inline(__always)
         func store(_ k: Int, _ f: ComplementaryFilter) {
@@ -223,10 +244,11 @@ public struct OfflineFusion {
 
     /// The filter over the samples in time order (ties: gyro, accel, mag, as in a log).
     static func forwardPass(_ r: SensorRecording, _ p: ComplementaryFilterParams, seed: (bias: Vector3, variance: Double)?,
-                            fallback: OfflineTrust, liveTauMag: Double,
+                            fallback: OfflineTrust, liveTauMag: Double, calibrated: Bool,
                             into out: PassBuffers, trace: ((Double, ComplementaryFilter) -> Void)?) {
         var f = seeded(p, seed, sign: 1)
         var spans = OfflineTrust.Cursor(fallback, forward: true)
+        var u = HeadingUncertainty(calibrated: calibrated)
         let g = r.gyro, a = r.accel, m = r.mag
         let gn = g.count, an = a.count, mn = m.count
         var gi = 0, ai = 0, mi = 0
@@ -238,7 +260,8 @@ public struct OfflineFusion {
                 let span = spans.update(tg)
                 if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
                 f.updateGyro(g.vector(gi), time: tg)
-                if f.state.initialized { out.store(gi, f) }
+                u.update(f, time: tg)
+                if f.state.initialized { out.store(gi, f); out.store(gi, u) }
                 trace?(tg, f)
                 gi += 1
             } else if ta <= tm {
@@ -255,9 +278,10 @@ public struct OfflineFusion {
     /// time of gyro sample k the negated rate of sample k + 1 (which covers the interval from
     /// k to k + 1), so that the attitude after it is the one at sample k.
     static func backwardPass(_ r: SensorRecording, _ p: ComplementaryFilterParams, seed: (bias: Vector3, variance: Double)?,
-                             fallback: OfflineTrust, liveTauMag: Double, into out: PassBuffers) {
+                             fallback: OfflineTrust, liveTauMag: Double, calibrated: Bool, into out: PassBuffers) {
         var f = seeded(p, seed, sign: -1)
         var spans = OfflineTrust.Cursor(fallback, forward: false)
+        var u = HeadingUncertainty(calibrated: calibrated)
         let g = r.gyro, a = r.accel, m = r.mag
         let gn = g.count
         var gi = gn - 1, ai = a.count - 1, mi = m.count - 1
@@ -269,7 +293,8 @@ public struct OfflineFusion {
                 let span = spans.update(g.times[gi])
                 if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
                 f.updateGyro(gi + 1 < gn ? -g.vector(gi + 1) : .zero, time: tg)
-                if f.state.initialized { out.store(gi, f) }
+                u.update(f, time: tg)
+                if f.state.initialized { out.store(gi, f); out.store(gi, u) }
                 gi -= 1
             } else if ta <= tm {
                 f.updateAccel(a.vector(ai), time: ta)
@@ -292,8 +317,11 @@ public struct OfflineFusion {
         var first = 0
         while first < n && fw.weights[2 * first] < 0 { first += 1 }
         var storage = [Float](repeating: 0, count: 4 * (n - first))
+        var sigmas = [Float](repeating: 0, count: n - first)
         for k in first..<n {
             var q = fw.quaternion(k)
+            let forward = fw.headingVariance(k)
+            var sigma = Double(forward.bias + forward.noise + forward.systematic).squareRoot()
             if fw.weights[2 * k] >= 0 {  // (a sample after a pose always has one)
                 let wtb = bw.weights[2 * k]
                 if wtb >= 0 {
@@ -301,15 +329,30 @@ public struct OfflineFusion {
                     let wt = Double(wtb), wh = Double(bw.weights[2 * k + 1])
                     let at = wtf + wt > 0 ? wt / (wtf + wt) : 0.5
                     let ah = heading ? (whf + wh > 0 ? wh / (whf + wh) : 0.5) : 0
-                    q = blend(q, bw.quaternion(k), tilt: at, heading: ah)
+                    let qb = bw.quaternion(k)
+                    if heading {
+                        sigma = HeadingUncertainty.combined(forward: forward, backward: bw.headingVariance(k), alpha: ah,
+                                                            difference: headingDifference(q, qb))
+                    }
+                    q = blend(q, qb, tilt: at, heading: ah)
                 }
             }
             q = ComplementaryFilter.normalize(q)
             let o = 4 * (k - first)
             storage[o] = Float(q.w); storage[o + 1] = Float(q.x); storage[o + 2] = Float(q.y); storage[o + 3] = Float(q.z)
+            sigmas[k - first] = Float(min(sigma, .pi) * 180 / .pi)
         }
         times.removeFirst(first)
-        return AttitudeSeries(times: times, storage: storage, headingIsAbsolute: heading, maxInterpolationGap: maxGap)
+        return AttitudeSeries(times: times, storage: storage, headingIsAbsolute: heading, maxInterpolationGap: maxGap,
+                              headingSigmas: sigmas)
+    }
+
+    /// The angle, rad, about the vertical from `qf` to `qb` (the twist of their difference).
+    @inline(__always)
+    static func headingDifference(_ qf: Quaternion, _ qb: Quaternion) -> Double {
+        var e = qb * qf.conjugate
+        if e.w < 0 { e = Quaternion(w: -e.w, x: -e.x, y: -e.y, z: -e.z) }
+        return 2 * atan2(e.z, e.w)
     }
 
     /// From `qf` toward `qb`: the fraction `heading` of their difference's twist (about the

@@ -66,9 +66,13 @@ public struct ManifestFrame: Decodable, Sendable, Equatable {
         public var heading: Double?, pitch: Double?, roll: Double?
         /// Where the user faces (the image's up for how the phone is held).
         public var facing: Double?
-        public init(q: [Double], heading: Double?, pitch: Double?, roll: Double?, facing: Double?) {
+        /// The 68 % bound of the heading's error, degrees (nil: not known).
+        public var headingSigmaDeg: Double?
+        public init(q: [Double], heading: Double?, pitch: Double?, roll: Double?, facing: Double?, headingSigmaDeg: Double? = nil) {
             self.q = q; self.heading = heading; self.pitch = pitch; self.roll = roll; self.facing = facing
+            self.headingSigmaDeg = headingSigmaDeg
         }
+        enum CodingKeys: String, CodingKey { case q, heading, pitch, roll, facing, headingSigmaDeg = "heading_sigma_deg" }
         public var orientation: Quaternion? { q.count == 4 ? Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]) : nil }
     }
 

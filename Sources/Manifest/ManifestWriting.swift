@@ -37,6 +37,7 @@ extension ManifestFrame {
         w.number("pitch", pose.pitch, decimals: 4)
         w.number("roll", pose.roll, decimals: 4)
         w.number("facing", pose.facing, decimals: 4)
+        if let sigma = pose.headingSigmaDeg { w.number("heading_sigma_deg", sigma, decimals: 2) }
         w.endObject()
         if let view { w.string("view", view) }
         w.beginObject("camera")

@@ -14,6 +14,9 @@ public struct FrameEvent: Sendable {
     /// The footage frame's index (`FootageSource.frames`); nil when the frame is not footage's.
     public var footage: Int?
     public var pose: Pose
+    /// The 68 % bound of the pose's heading error, degrees (`HeadingUncertainty`); nil when
+    /// the pose's source gives none (the phone's own orientation).
+    public var headingSigmaDeg: Double?
 }
 
 /// A frame wanted, before it has a pose.
@@ -74,8 +77,9 @@ public struct FusionPass {
     /// frame rows and `fps`: `index` is the footage frame. Those outside the log's span get no
     /// frame (`FusionResult.footageOutside` counts them).
     public var footageFrames: [(time: Double, index: Int)]?
-    /// Called for each fused gyro sample once there is a pose (the pose CSV), in time order.
-    public var onPose: ((Double, Pose) throws -> Void)?
+    /// Called for each fused gyro sample once there is a pose (the pose CSV), in time order,
+    /// with the 68 % bound of its heading error in degrees (nil: none known).
+    public var onPose: ((Double, Pose, Double?) throws -> Void)?
     /// Called after each gyro sample with the whole filter (its state, for tracing; offline:
     /// the forward pass's).
     public var onFilter: ((Double, ComplementaryFilter) throws -> Void)?
@@ -176,7 +180,7 @@ public struct FusionPass {
     /// Pose rows and frame poses from the settled series.
     func finish(_ series: AttitudeSeries, log: LoadedLog, recording: Recording) throws -> FusionResult {
         if let onPose {
-            for i in 0..<series.count { try onPose(series.times[i], Pose(series[i])) }
+            for i in 0..<series.count { try onPose(series.times[i], Pose(series[i]), series.headingSigma(i)) }
         }
         var frames: [FrameEvent] = []
         let slots = log.frames(fps: fps, footage: footageFrames)
@@ -186,7 +190,8 @@ public struct FusionPass {
                 throw InputError(file: recording.path, line: f.line,
                                  "cannot fuse a pose for the frames: the log has no \(log.counts["accel"] == nil ? "accel" : "usable accel") samples")
             }
-            frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q)))
+            frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q),
+                                     headingSigmaDeg: series.headingSigma(at: f.time)))
         }
         return FusionResult(frames: frames, track: log.track, metadata: recording.metadata, sampleCounts: log.counts,
                             firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute,
@@ -202,6 +207,10 @@ public struct FusionPass {
             params.magHardIronSeed = try Self.hardIronSeed(reader.metadata, path: reader.path)
         }
         var filter = ComplementaryFilter(params: params)
+        // (A log that gives its magnetometer's offset has it calibrated; else the turns say.)
+        var uncertainty = HeadingUncertainty(calibrated: params.magHardIronSeed != nil ? true : nil)
+        // The heading's 68 % bound now, degrees (180 while the heading is relative).
+        func sigmaDeg() -> Double { filter.state.headingIsAbsolute ? uncertainty.sigma * 180 / .pi : 180 }
         var frames: [FrameEvent] = []
         var waiting: [FrameSlot] = []  // frames before the filter is ready
         var track = GPSTrack()
@@ -216,7 +225,7 @@ public struct FusionPass {
         func addFrame(_ slot: FrameSlot) {
             if let pose = filter.pose {
                 frames.append(FrameEvent(time: slot.time, line: slot.line, still: slot.still, footage: slot.footage,
-                                         pose: course.pose(pose, at: slot.time)))
+                                         pose: course.pose(pose, at: slot.time), headingSigmaDeg: sigmaDeg()))
             } else {
                 waiting.append(slot)
             }
@@ -261,7 +270,8 @@ public struct FusionPass {
                     course.notices(final: nil, onNotice)
                 }
                 if sensor == .gyro {
-                    if let onPose, let pose = filter.pose { try onPose(time, course.pose(pose, at: time)) }
+                    uncertainty.update(filter, time: time)
+                    if let onPose, let pose = filter.pose { try onPose(time, course.pose(pose, at: time), sigmaDeg()) }
                     if let onFilter { try onFilter(time, filter) }
                 }
             case .gps(let fix):
@@ -283,7 +293,10 @@ public struct FusionPass {
                 headingIsAbsolute = filter.state.headingIsAbsolute
                 // Frames before the first accelerometer (and magnetometer) samples take the
                 // first attitude they give.
-                for w in waiting { frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, footage: w.footage, pose: pose)) }
+                for w in waiting {
+                    frames.append(FrameEvent(time: w.time, line: w.line, still: w.still, footage: w.footage, pose: pose,
+                                             headingSigmaDeg: sigmaDeg()))
+                }
                 waiting.removeAll()
             }
         }

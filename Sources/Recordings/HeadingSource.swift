@@ -108,6 +108,11 @@ struct HeadingSettlement {
         guard let correction = CourseAlignment.estimate(courses: courses, facing: facing, minSamples: Self.minCourseSamples) else { return nil }
         for i in 0..<series.count { series[i] = correction.apply(series[i], at: series.times[i]) }
         series.headingIsAbsolute = true
+        // The alignment is as uncertain as the facing's spread about the course (the median
+        // residual of a normal spread is 0.67σ), averaged over the samples of one of its
+        // knots (taken as 10 at most: the offset it learns changes along the recording).
+        let spread = correction.medianResidualDeg / 0.6745
+        series.widenHeadingSigmas(byVariance: spread * spread / Double(min(max(correction.samples, 1), 10)))
         return (correction, holding.orientation == .portrait ? "top edge or camera" : "camera")
     }
 

@@ -26,9 +26,14 @@ public struct CompassTapeDrawing: Sendable {
     /// A fisheye lens (`LensDistortion.Model.fisheye`): bearings fall at cx + fx·θ_d, not
     /// cx + fx·tan θ, and the tape spans its whole field of view.
     public var fisheye: LensDistortion?
+    /// The 68 % bound of the heading's error, degrees, drawn as a band (nil: none known), and
+    /// whether it is wide enough to say so (`HeadingBandDrawing.swift`).
+    public var headingSigma: Double?
+    public var uncertain: Bool
     public init(heading: Double, fx: Double, cx: Double, marks: [(bearing: Double, category: String)] = [],
-                fisheye: LensDistortion? = nil) {
+                fisheye: LensDistortion? = nil, headingSigma: Double? = nil, uncertain: Bool = false) {
         self.heading = heading; self.fx = fx; self.cx = cx; self.marks = marks; self.fisheye = fisheye
+        self.headingSigma = headingSigma; self.uncertain = uncertain
     }
 
     /// Where a bearing `d` degrees off the heading falls from `cx`, pixels (nil where the lens
@@ -270,6 +275,7 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
     cairo_fill(cr)
     cairo_rectangle(cr, 0, 0, width, height)
     cairo_clip(cr)
+    drawHeadingBand(tape, width: width, height: height, scale: s, on: canvas)
 
     // Where a bearing falls on the image's horizontal axis.
     func x(_ bearing: Double) -> Double? {
@@ -334,6 +340,7 @@ private func drawCompassTape(_ tape: CompassTapeDrawing, fonts: HUDFonts, scale 
     cairo_fill(cr)
     canvas.setColour(RGBA8(r: 0x20, g: 0x21, b: 0x24))
     canvas.text(headingText, font: font, x: box.x + padX, y: box.y + padY + font.ascent)
+    drawUncertainBadge(tape, box: box, font: fonts.tape, width: width, height: height, scale: s, on: canvas)
 }
 
 private func drawStatus(_ status: StatusDrawing, fonts: HUDFonts, scale s: Double, below top: Double, on canvas: CairoCanvas) {

@@ -124,7 +124,7 @@ public final class ReplayEngine {
         var pass = FusionPass(params: options.filterParams, fps: options.fps)
         pass.causal = options.causal
         pass.poseSource = options.poseSource
-        if let mcap = prepared.mcap { pass.onPose = { mcap.addPose(time: $0, pose: $1) } }
+        if let mcap = prepared.mcap { pass.onPose = { t, pose, _ in mcap.addPose(time: t, pose: pose) } }
         if let footage = prepared.footage {
             if options.footage.offset == .auto { try FootageAlignment.estimate(footage, recording: prepared.recording.recording, notice: notice) }
             notice(footage.offsetNotice)
@@ -304,7 +304,7 @@ public final class ReplayEngine {
                                                               footage: frame.footage.map { footage!.stamp($0) },
                                                               image: FrameRecord.imageName(index: i + 1),
                                                               position: fused.track.estimate(at: frame.time)!, pose: frame.pose,
-                                                              sequence: &sequence)
+                                                              headingSigma: frame.headingSigmaDeg, sequence: &sequence)
                     written.stats.add(record)
                     // This process's frames, less those a resumed run finds complete.
                     let line = record.jsonLine

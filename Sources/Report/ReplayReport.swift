@@ -69,6 +69,8 @@ struct ReportData {
         var accuracy: Double?
         var orientation: Quaternion?
         var heading: Double?, pitch: Double?, roll: Double?, facing: Double?
+        /// The 68 % bound of the heading's error, degrees.
+        var headingSigma: Double?
         var isMap: Bool
         var drawn: Int, occluded: Int, dots: Int, clusters: Int
         var labels: [String]
@@ -107,7 +109,8 @@ struct ReportData {
         frames.append(Frame(index: frame.frame, time: frame.time, image: frame.image,
                             latitude: frame.location.lat, longitude: frame.location.lon, accuracy: frame.location.accuracy,
                             orientation: frame.pose.orientation, heading: frame.pose.heading, pitch: frame.pose.pitch,
-                            roll: frame.pose.roll, facing: frame.pose.facing, isMap: frame.isMapView,
+                            roll: frame.pose.roll, facing: frame.pose.facing, headingSigma: frame.pose.headingSigmaDeg,
+                            isMap: frame.isMapView,
                             drawn: figures.cards + clusters, occluded: figures.occluded, dots: figures.dots, clusters: clusters,
                             labels: labels))
     }
@@ -151,6 +154,7 @@ struct ReportData {
             w.number("accuracy", f.accuracy, decimals: 3)
             w.number("heading", f.heading, decimals: 3); w.number("pitch", f.pitch, decimals: 3)
             w.number("roll", f.roll, decimals: 3); w.number("facing", f.facing, decimals: 3)
+            w.number("heading_sigma", f.headingSigma, decimals: 3)
             w.string("view", f.isMap ? "map" : "camera")
             w.int("drawn", f.drawn); w.int("occluded", f.occluded); w.int("dots", f.dots); w.int("clusters", f.clusters)
             w.beginArray("labels")

@@ -44,7 +44,7 @@ import Testing
         let r = try runPoiar(pose.split(separator: " ").dropFirst().map(String.init), cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
         let rows = try String(contentsOf: dir.appendingPathComponent("Output/walk-pose.csv"), encoding: .utf8).split(separator: "\n")
-        #expect(rows.first == "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg" && rows.count > 1000)
+        #expect(rows.first == "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,heading_sigma_deg" && rows.count > 1000)
     }
 
     @Test func replayHelpHasTitledSectionsAndEveryValueOptionsDefault() throws {

@@ -79,12 +79,16 @@ struct PoseOfflineCausalCLITests {
         var params = ComplementaryFilterParams()
         TrueNorth.reference(firstFix: fix, metadata: records.metadata, magnetic: false).apply(to: &params)
         var filter = ComplementaryFilter(params: params)
+        var uncertainty = HeadingUncertainty()
         var expected = [PoseExport.header]
         while let r = try records.nextRecord() {
             switch r.sample {
             case .vector(.gyro, let t, let v):
                 filter.updateGyro(v, time: t)
-                if let pose = filter.pose { expected.append(PoseExport.row(time: t, pose: pose)) }
+                uncertainty.update(filter, time: t)
+                if let pose = filter.pose {
+                    expected.append(PoseExport.row(time: t, pose: pose, headingSigmaDeg: uncertainty.sigma * 180 / .pi))
+                }
             case .vector(.accel, let t, let v): filter.updateAccel(v, time: t)
             case .vector(.mag, let t, let v): filter.updateMag(v, time: t)
             default: break

@@ -30,6 +30,9 @@ struct PoseRowFormatTests {
         let pose = Pose(headingDeg: 123.4, pitchDeg: -5, rollDeg: 2)
         let q = pose.orientation, a = pose.angles
         let expected = String(format: "%.6f,%.9f,%.9f,%.9f,%.9f,%.4f,%.4f,%.4f", 12.5, q.w, q.x, q.y, q.z, a.heading, a.pitch, a.roll)
-        #expect(PoseExport.row(time: 12.5, pose: pose) == expected)
+        #expect(PoseExport.row(time: 12.5, pose: pose, headingSigmaDeg: 3.456) == expected + ",3.46")
+        // The heading's bound comes last and is empty when no source gives one.
+        #expect(PoseExport.row(time: 12.5, pose: pose, headingSigmaDeg: nil) == expected + ",")
+        #expect(PoseExport.header.hasSuffix(",roll_deg,heading_sigma_deg"))
     }
 }

@@ -18,7 +18,7 @@ import Testing
         pass.north = try TrueNorth.reference(for: northOf ?? recording, NorthChoice())
         pass.causal = causal
         var rows: [String] = []
-        pass.onPose = { t, pose in rows.append(String(format: "%.6f %.9f %.9f %.9f %.9f", t, pose.orientation.w, pose.orientation.x,
+        pass.onPose = { t, pose, _ in rows.append(String(format: "%.6f %.9f %.9f %.9f %.9f", t, pose.orientation.w, pose.orientation.x,
                                                       pose.orientation.y, pose.orientation.z)) }
         let fused = try pass.run(recording)
         return (rows, fused)

@@ -71,7 +71,7 @@ func fuseAndScore(_ sim: Simulated, declination: Double) throws -> PoseScore {
     params.declinationDeg = declination
     var pass = FusionPass(params: params)
     var poses = PoseSeries()
-    pass.onPose = { t, p in poses.append(time: t, p.orientation) }
+    pass.onPose = { t, p, _ in poses.append(time: t, p.orientation) }
     _ = try pass.run(try Recording(path: path))
     return PoseScore.score(truth: sim.truthSeries, poses: poses)
 }

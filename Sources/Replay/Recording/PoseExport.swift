@@ -9,20 +9,22 @@ import SensorLog
 /// `poiar pose`: fuses a log and writes the pose CSV (contract section 2), one row per gyro
 /// sample once the filter has its initial attitude.
 public enum PoseExport {
-    public static let header = "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg"
+    public static let header = "time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,heading_sigma_deg"
 
-    /// `%.6f,%.9f,%.9f,%.9f,%.9f,%.4f,%.4f,%.4f` of time, q and the angles (byte for byte what
-    /// String(format:) writes, several times faster: see `LineBytes.fixed`).
-    public static func row(time: Double, pose: Pose) -> String {
-        LineBytes.string { appendRow(time: time, pose: pose, to: &$0) }
+    /// `%.6f,%.9f,%.9f,%.9f,%.9f,%.4f,%.4f,%.4f,%.2f` of time, q, the angles and the heading's
+    /// 68 % bound (empty when none is known) (byte for byte what String(format:) writes,
+    /// several times faster: see `LineBytes.fixed`).
+    public static func row(time: Double, pose: Pose, headingSigmaDeg: Double?) -> String {
+        LineBytes.string { appendRow(time: time, pose: pose, headingSigmaDeg: headingSigmaDeg, to: &$0) }
     }
 
     @inline(__always)
-    static func appendRow(time: Double, pose: Pose, to f: inout LineBytes) {
+    static func appendRow(time: Double, pose: Pose, headingSigmaDeg: Double?, to f: inout LineBytes) {
         let q = pose.orientation, a = pose.angles
         f.fixed(time, 6); f.comma()
         f.fixed(q.w, 9); f.comma(); f.fixed(q.x, 9); f.comma(); f.fixed(q.y, 9); f.comma(); f.fixed(q.z, 9); f.comma()
-        f.fixed(a.heading, 4); f.comma(); f.fixed(a.pitch, 4); f.comma(); f.fixed(a.roll, 4)
+        f.fixed(a.heading, 4); f.comma(); f.fixed(a.pitch, 4); f.comma(); f.fixed(a.roll, 4); f.comma()
+        if let headingSigmaDeg { f.fixed(headingSigmaDeg, 2) }
     }
 
     /// `--trace`: the filter's inner state after each gyro sample (for tuning and diagnosis).
@@ -76,7 +78,7 @@ public enum PoseExport {
         let mcapFile = try mcap.map { try RecordingMCAP(url: $0, logPath: logPath, metadata: recording.metadata, frames: false, notice: notice) }
         func run() throws {
             if let mcapFile, let onPose = pass.onPose {
-                pass.onPose = { t, pose in mcapFile.addPose(time: t, pose: pose); try onPose(t, pose) }
+                pass.onPose = { t, pose, sigma in mcapFile.addPose(time: t, pose: pose); try onPose(t, pose, sigma) }
             }
             let fused = try pass.run(recording)
             if let track { try TrackExport.write(fused.track, causal: pass.causal, to: track, logPath: logPath, notice: notice) }
@@ -94,7 +96,10 @@ public enum PoseExport {
         if let output {
             let writer = try AtomicTextWriter(url: output)
             try writer.write(header)
-            pass.onPose = { t, pose in try writer.writeLine { appendRow(time: t, pose: pose, to: &$0) }; rows += 1 }
+            pass.onPose = { t, pose, sigma in
+                try writer.writeLine { appendRow(time: t, pose: pose, headingSigmaDeg: sigma, to: &$0) }
+                rows += 1
+            }
             try run()
             try writer.commit()
         } else {
@@ -106,8 +111,8 @@ public enum PoseExport {
             }
             buffer.append(contentsOf: header.utf8)
             buffer.byte(0x0A)
-            pass.onPose = { t, pose in
-                appendRow(time: t, pose: pose, to: &buffer)
+            pass.onPose = { t, pose, sigma in
+                appendRow(time: t, pose: pose, headingSigmaDeg: sigma, to: &buffer)
                 buffer.byte(0x0A)
                 rows += 1
                 if buffer.count > 1 << 16 { try flush() }

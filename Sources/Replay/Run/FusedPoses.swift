@@ -16,7 +16,7 @@ extension PoseSeries {
         pass.poseSource = poseSource
         pass.onNotice = notice
         var series = PoseSeries()
-        pass.onPose = { t, pose in series.append(time: t, pose.orientation) }
+        pass.onPose = { t, pose, _ in series.append(time: t, pose.orientation) }
         _ = try pass.run(recording)
         return series
     }

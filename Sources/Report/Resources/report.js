@@ -506,6 +506,7 @@ function addPlot(spec) {
   const legend = htmlEl('span', 'legend', null, head);
   if (spec.series.length > 1 || mapBands.length) {
     for (const s of spec.series) {
+      if (s.mirror) continue;  // (the other half of a ± pair, named once)
       const item = htmlEl('span', null, null, legend);
       htmlEl('span', 'swatch line', null, item).style.background = s.colour;
       item.appendChild(document.createTextNode(s.name));
@@ -644,10 +645,18 @@ function placeCursor(plot) {
   addPlot({ title: 'Labels per frame', series: [
     frameSeries('drawn', 'drawn', '#1565c0', { step: true, digits: 0 }),
     frameSeries('occluded', 'occluded', '#c62828', { step: true, digits: 0 })], zero: true, minSpan: 4, height: 80 });
+  // The heading's 68 % bound, ±σ: beside the error when there is a truth (about 2 in 3 of
+  // the error's values within it), else on its own.
+  const sigma = frameSeries('\u00b1\u03c3 (68 % bound)', 'heading_sigma', '#616161', { dash: '3 3', width: 1.1 });
+  const hasSigma = sigma.v.some((v) => !isNaN(v));
+  const sigmaPair = hasSigma ? [sigma, Object.assign({}, sigma, { name: '\u2212\u03c3', v: sigma.v.map((v) => -v), mirror: true })] : [];
+  if (hasSigma && !truth) {
+    addPlot({ title: 'Heading uncertainty, 68 % bound (\u00b0)', series: [sigma], zero: true, unit: '\u00b0', height: 72 });
+  }
   if (truth) {
     const te = (name, key, colour, extra) => Object.assign({ name, colour, t: truthTimes, v: truthColumn(key), digits: 2, truth: true }, extra || {});
     // A heading error near ±180° wraps like a heading: no line across.
-    addPlot({ title: 'Heading error vs truth (\u00b0)', series: [te('heading error', 'heading', '#ad1457', { wrap: true })], zero: true, unit: '\u00b0', height: 80 });
+    addPlot({ title: 'Heading error vs truth (\u00b0)', series: [te('heading error', 'heading', '#ad1457', { wrap: true })].concat(sigmaPair), zero: true, unit: '\u00b0', height: 80 });
     addPlot({ title: 'Inclination error vs truth (\u00b0)', series: [te('inclination error', 'inclination', '#00838f')], zero: true, unit: '\u00b0', height: 80 });
   }
 })();
@@ -656,6 +665,7 @@ function plotValues(i) {
   for (const plot of plots) {
     const texts = [];
     for (const s of plot.spec.series) {
+      if (s.mirror) continue;
       let v = NaN;
       if (s.truth) {
         // The error nearest the frame's time (within a frame period).
