@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores a smoothed position track against a simulation's truth (docs/position.md).
 
-  position_eval.py TRUTH.track.csv (frames.jsonl | track.csv) [--label NAME]
+  position_eval.py TRUTH.track.csv (frames.jsonl | track.csv) [--label NAME] [--brief]
   position_eval.py --real track.csv [--label NAME]
 
 TRUTH is `poiar simulate --track`'s CSV (time,lat,lon,alt,...: the true position at frame times).
@@ -10,7 +10,9 @@ or `poiar pose --track`'s CSV (one row per fix). The truth is interpolated to th
 times. Prints the horizontal error's median and p95 of the raw fixes and of the smoothed
 track, the share of times within sigma and 2 sigma, and the jerk (RMS third difference of the
 position over time) of both. With --real (a real recording: no truth) it prints the jerk of
-both and how far the smoothed track is from the raw fixes. Standard library only.
+both and how far the smoothed track is from the raw fixes. --brief: one line (median and p95 of
+the raw fixes and of the estimate, m; their ratios; the shares within sigma and 2 sigma).
+Standard library only.
 """
 import csv, json, math, sys
 
@@ -84,6 +86,8 @@ def main():
     label = "estimate"
     if "--label" in args:
         i = args.index("--label"); label = args[i + 1]; del args[i:i + 2]
+    brief = "--brief" in args
+    if brief: args.remove("--brief")
     if len(args) == 2 and args[0] == "--real":
         return real(args[1], label)
     if len(args) != 2:
@@ -99,6 +103,11 @@ def main():
         if sigma is not None:
             n_sigma += 1; within1 += e <= sigma; within2 += e <= 2 * sigma
     times = [r[0] for r in rows]
+    if brief:
+        s1 = f"{100 * within1 / n_sigma:3.0f}%/{100 * within2 / n_sigma:3.0f}%" if n_sigma else "-"
+        print(f"{label:<34} raw {pct(raw_err, 50):5.2f} {pct(raw_err, 95):5.2f}  est {pct(est_err, 50):5.2f} {pct(est_err, 95):5.2f}"
+              f"  ratio {pct(est_err, 50) / pct(raw_err, 50):4.2f} {pct(est_err, 95) / pct(raw_err, 95):4.2f}  1s/2s {s1}")
+        return
     print(f"{label}: {len(rows)} times")
     print(f"  raw fixes   median {pct(raw_err, 50):6.2f} m  p95 {pct(raw_err, 95):6.2f} m  max {max(raw_err):6.2f} m  jerk {jerk(times, [r[3] for r in rows], lat0):8.3f} m/s^3")
     print(f"  smoothed    median {pct(est_err, 50):6.2f} m  p95 {pct(est_err, 95):6.2f} m  max {max(est_err):6.2f} m  jerk {jerk(times, [r[1] for r in rows], lat0):8.3f} m/s^3")

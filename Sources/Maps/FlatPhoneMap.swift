@@ -7,7 +7,7 @@ import Rendering
 /// What a frame shows while the phone points at the ground (`FlatViewSwitch`): a north-up map
 /// centred on the device, `metresAcross` across the frame's shorter side, with the base map
 /// of the POI source (streets, buildings; a grid for other sources), the track walked so
-/// far, the device as a blue dot with a cone toward where the user faces (`facingAzimuth`),
+/// far (a smoothed track over its 68 % band, the raw fixes faintly), the device as a blue dot with a cone toward where the user faces (`facingAzimuth`),
 /// and the frame's POIs as category badges, the nearest `labelledPlaces` named.
 ///
 /// Built once per replay: the base map is kept only near the track and in a fixed local
@@ -28,7 +28,9 @@ public struct FlatPhoneMap: Sendable {
     private let plane: LocalTangentPlane
     private let features: [Feature]
     private let hasBaseMap: Bool
-    private let fixes: [(time: Double, e: Double, n: Double)]
+    /// The path walked (a smoothed track's own, else the fixes) and the raw fixes when smoothed.
+    private let fixes: [(time: Double, e: Double, n: Double, sigma: Double?)]
+    private let rawFixes: [(time: Double, e: Double, n: Double)]
 
     /// - Parameters:
     ///   - baseMap: the POI source's streets and buildings (nil: a grid); only those within
@@ -41,10 +43,13 @@ public struct FlatPhoneMap: Sendable {
             let v = plane.enu(GeoCoordinate(latitude: c.latitude, longitude: c.longitude, altitude: 0))
             return (v.x, v.y)
         }
-        let fixes = track.fixes.map { f -> (time: Double, e: Double, n: Double) in
-            let p = en(f.coordinate)
-            return (f.time, p.e, p.n)
+        let path = track.path
+        let fixes = path.map { f -> (time: Double, e: Double, n: Double, sigma: Double?) in
+            let p = en(f.location.coordinate)
+            return (f.location.time, p.e, p.n, f.sigma)
         }
+        rawFixes = path.contains { $0.sigma != nil }
+            ? track.fixes.map { f in let p = en(f.coordinate); return (f.time, p.e, p.n) } : []
         let reach = Self.metresAcross
         let minE = (fixes.map(\.e).min() ?? 0) - reach, maxE = (fixes.map(\.e).max() ?? 0) + reach
         let minN = (fixes.map(\.n).min() ?? 0) - reach, maxN = (fixes.map(\.n).max() ?? 0) + reach
@@ -78,7 +83,13 @@ public struct FlatPhoneMap: Sendable {
         for f in features where f.maxE >= here.x - halfE && f.minE <= here.x + halfE && f.maxN >= here.y - halfN && f.minN <= here.y + halfN {
             map.add(f.kind, points: f.points.map { pixel($0.e, $0.n) })
         }
-        map.track = fixes.prefix { $0.time <= time }.map { pixel($0.e, $0.n) } + [pixel(here.x, here.y)]
+        let walked = fixes.prefix { $0.time <= time }
+        map.track = walked.map { pixel($0.e, $0.n) } + [pixel(here.x, here.y)]
+        if !rawFixes.isEmpty {
+            // The band's last circle is the current position's, at the last estimate's radius.
+            map.trackSigma = walked.map { ($0.sigma ?? 0) / metresPerPixel } + [(walked.last?.sigma ?? 0) / metresPerPixel]
+            map.rawFixes = rawFixes.prefix { $0.time <= time }.map { pixel($0.e, $0.n) }
+        }
         let centre = pixel(here.x, here.y)
         if let facing {
             map.cones = [.init(apex: centre, heading: facing, halfAngle: halfAngleDeg, length: Double(min(width, height)) / 5)]

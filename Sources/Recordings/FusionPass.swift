@@ -40,6 +40,9 @@ public struct FusionResult: Sendable {
     public var headingIsAbsolute: Bool = true
     /// Footage frames outside the log's span, which got no frame.
     public var footageOutside = 0
+    /// The walker's motion from the accelerometer (steps, standing still), for the position
+    /// smoother.
+    public var motion: [MotionSample] = []
 }
 
 extension FusionPass {
@@ -148,6 +151,8 @@ public struct FusionPass {
                 do { try onFilter(t, f) } catch { traceError = error }
             }
         }
+        // The steps first: the estimate takes the accelerometer samples over.
+        log.steps = StepDetector.detect(log.recording.accel)
         var (series, report) = fusion.estimate(&log.recording)
         if let traceError { throw traceError }
         log.recording = SensorRecording()  // the samples are no longer needed
@@ -193,9 +198,11 @@ public struct FusionPass {
             frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q),
                                      headingSigmaDeg: series.headingSigma(at: f.time)))
         }
+        let steps = log.steps ?? StepDetector.detect(log.recording.accel)
         return FusionResult(frames: frames, track: log.track, metadata: recording.metadata, sampleCounts: log.counts,
                             firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute,
-                            footageOutside: (footageFrames?.count ?? 0) - (footageFrames == nil ? 0 : slots.count))
+                            footageOutside: (footageFrames?.count ?? 0) - (footageFrames == nil ? 0 : slots.count),
+                            motion: steps.motion { series.orientation(at: $0).map(Pose.init) })
     }
 
     // MARK: - Causal
@@ -221,6 +228,8 @@ public struct FusionPass {
         var syntheticCount = 0
         var headingIsAbsolute: Bool?
         var course = CausalCourseOutput()
+        var steps = StepDetector()
+        var motion: [MotionSample] = []
 
         func addFrame(_ slot: FrameSlot) {
             if let pose = filter.pose {
@@ -269,6 +278,15 @@ public struct FusionPass {
                     course.course.observe(pose.orientation, time: time)
                     course.notices(final: nil, onNotice)
                 }
+                if sensor == .accel {
+                    // Each step judgement takes the direction faced as the filter has it then.
+                    steps.add(time: time, force: value)
+                    while motion.count < steps.samples.count {
+                        var s = steps.samples[motion.count]
+                        s.azimuth = filter.pose?.facingAzimuth()
+                        motion.append(s)
+                    }
+                }
                 if sensor == .gyro {
                     uncertainty.update(filter, time: time)
                     if let onPose, let pose = filter.pose { try onPose(time, course.pose(pose, at: time), sigmaDeg()) }
@@ -314,7 +332,7 @@ public struct FusionPass {
         }
         return FusionResult(frames: frames, track: track, metadata: reader.metadata, sampleCounts: counter.counts,
                             firstTime: firstTime, lastTime: lastTime, headingIsAbsolute: headingIsAbsolute ?? true,
-                            footageOutside: footageOutside)
+                            footageOutside: footageOutside, motion: motion)
     }
 }
 
@@ -329,6 +347,8 @@ public struct LoadedLog {
     var counts: [String: Int] = [:]
     var firstTime: Double?, lastTime: Double?
     var firstUsableFix: GPSFix?
+    /// The steps found in the accelerometer samples, before offline fusion lets them go.
+    var steps: StepDetector?
     /// Why the reading stopped short: more than its limit of sensor samples (nil: read whole).
     var overflow: String?
 

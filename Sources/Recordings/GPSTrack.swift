@@ -36,9 +36,10 @@ public struct GPSTrack: PositionTrack {
     /// The smoothed positions, once `smooth(causal:)` has run.
     public private(set) var smoothed: SmoothedPositions?
 
-    /// Smooths the fixes over the whole recording, or (`causal`) with the forward filter only.
-    public mutating func smooth(causal: Bool) {
-        smoothed = SmoothedPositions(fixes: fixes, causal: causal)
+    /// Smooths the fixes over the whole recording, or (`causal`) with the forward filter only,
+    /// with the walker's motion from the IMU when given (`StepDetector`).
+    public mutating func smooth(causal: Bool, motion: [MotionSample] = []) {
+        smoothed = SmoothedPositions(fixes: fixes, motion: motion, causal: causal)
     }
 
     /// The position at `time`: smoothed when the track is, else the raw fixes' (its
@@ -85,10 +86,13 @@ public struct GPSTrack: PositionTrack {
 
 extension GPSTrack {
     /// `smooth(causal:)`, saying what the smoother left out or down-weighted.
-    public mutating func smoothPositions(causal: Bool, path: String, notice: (String) -> Void) {
-        smooth(causal: causal)
+    public mutating func smoothPositions(causal: Bool, motion: [MotionSample], path: String, notice: (String) -> Void) {
+        smooth(causal: causal, motion: motion)
         guard let s = smoothed else { return }
         if s.staleFixes > 0 { notice("\(path): \(s.staleFixes) GPS fix(es) repeating the one before exactly (stale) not used") }
+        if s.motionFixes > 0 {
+            notice("\(path): \(s.motionFixes) of \(s.times.count) GPS fixes placed with the walker's motion from the IMU (steps, standing still)")
+        }
         if s.downweightedFixes > 0 {
             notice("\(path): \(s.downweightedFixes) GPS fix(es) disagreeing with the motion down-weighted (multipath jumps)")
         }

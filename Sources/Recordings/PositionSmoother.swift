@@ -41,11 +41,19 @@ struct PositionSmoother {
         var initialSpeedSigma = 10.0
     }
 
-    /// A fix on the plane: time, east and north (m), and its stated 68 % horizontal radius.
+    /// A fix on the plane: time, east and north (m), and its stated 68 % horizontal radius;
+    /// with the walker's velocity at its time when the IMU tells it (`MotionVelocity`).
     struct PlaneFix {
         var time: Double
         var east: Double, north: Double
         var accuracy: Double
+        var velocity: Velocity? = nil
+    }
+
+    /// A velocity measurement, m/s, with the variance of each axis, (m/s)².
+    struct Velocity {
+        var east: Double, north: Double
+        var variance: Double
     }
 
     /// The estimate at one fix's time (per axis: the state; shared: the covariance).
@@ -77,12 +85,12 @@ struct PositionSmoother {
 
     /// One forward pass with the given noise inflations (1: as stated); gates (and so updates
     /// `inflation`) as `gating` says. Returns the updated and predicted estimates and the
-    /// transitions, for the smoother.
-    func forward(_ fixes: [PlaneFix], inflation: inout [Double], gating: Gating)
-        -> (updated: [Estimate], predicted: [Estimate], transitions: [Matrix3]) {
-        var updated: [Estimate] = [], predicted: [Estimate] = [], transitions: [Matrix3] = []
+    /// transitions, for the smoother, and each fix's prior: the prediction with the velocity
+    /// measured at its time (what the fix is judged against).
+    func forward(_ fixes: [PlaneFix], inflation: inout [Double], gating: Gating) -> Pass {
+        var updated: [Estimate] = [], predicted: [Estimate] = [], priors: [Estimate] = [], transitions: [Matrix3] = []
         updated.reserveCapacity(fixes.count); predicted.reserveCapacity(fixes.count)
-        transitions.reserveCapacity(fixes.count)
+        priors.reserveCapacity(fixes.count); transitions.reserveCapacity(fixes.count)
         var current: Estimate?
         var rejection: (since: Double, hph: Double)?  // the run of fixes left out
         for (k, fix) in fixes.enumerated() {
@@ -100,6 +108,8 @@ struct PositionSmoother {
                                  covariance: .diagonal(1e6, pow(settings.initialSpeedSigma, 2), wanderVar))
             }
             predicted.append(prior)
+            if let v = fix.velocity { prior = Self.update(prior, with: v, gate: settings.gate) }
+            priors.append(prior)
             let whiteVar = pow(settings.whiteShare * sigma, 2)
             // Innovation: z − (p + b), variance HPHᵀ + R with H = [1 0 1].
             let c = prior.covariance
@@ -108,6 +118,7 @@ struct PositionSmoother {
             if gating == .soften && k > 0 {
                 let d2 = (ie * ie + inn * inn) / (hph + whiteVar)
                 inflation[k] = d2 > settings.gate ? ((hph + whiteVar) * d2 / settings.gate - hph) / whiteVar : 1
+
             } else if gating == .reject && k > 0 {
                 // One filter alone cannot tell a jump from a turn it has not seen yet: it leaves
                 // the fix out. While it leaves fixes out its uncertainty grows (the velocity is
@@ -136,7 +147,30 @@ struct PositionSmoother {
             updated.append(post)
             current = post
         }
-        return (updated, predicted, transitions)
+        return Pass(updated: updated, predicted: predicted, priors: priors, transitions: transitions)
+    }
+
+    /// What a forward pass gives.
+    struct Pass {
+        var updated: [Estimate], predicted: [Estimate], priors: [Estimate], transitions: [Matrix3]
+    }
+
+    /// `e` updated with a velocity measurement (H = [0 1 0] on each axis). A velocity beyond
+    /// the gate is softened until it sits at it, as the causal filter does with fixes: the
+    /// IMU's word is not taken over a track that plainly goes elsewhere (a walker who looks
+    /// aside for a while).
+    static func update(_ e: Estimate, with v: Velocity, gate: Double) -> Estimate {
+        let c = e.covariance
+        let ie = v.east - e.east.y, inn = v.north - e.north.y
+        var s = c[1, 1] + v.variance
+        let d2 = (ie * ie + inn * inn) / s
+        if d2 > gate { s *= d2 / gate }
+        let gain = Vector3(c[0, 1], c[1, 1], c[2, 1]) / s
+        var post = e
+        post.east = e.east + gain * ie
+        post.north = e.north + gain * inn
+        post.covariance = c - .outer(gain, gain * s)
+        return post
     }
 
     /// The inflation that leaves a fix out.
@@ -169,6 +203,9 @@ struct PositionSmoother {
     }
 
     /// The forward filter alone (causal): each fix's estimate from it and the fixes before.
+    /// Fixes beyond the gate are softened: it has no second opinion and must not lose the
+    /// track (leaving them out, or out beyond three gates, was measured worse: a filter that
+    /// locks onto a burst stays there; docs/position.md).
     func filter(_ fixes: [PlaneFix]) -> [Estimate] {
         var inflation = [Double](repeating: 1, count: fixes.count)
         return forward(fixes, inflation: &inflation, gating: .soften).updated
@@ -177,10 +214,13 @@ struct PositionSmoother {
     /// The filter run back in time (the same model with time reversed): at each fix, the
     /// estimate from the fixes after it alone, in forward time (velocity turned back).
     func backwardPredictions(_ fixes: [PlaneFix], inflation: [Double], gating: Gating) -> [Estimate] {
-        let reversed = fixes.reversed().map { PlaneFix(time: -$0.time, east: $0.east, north: $0.north, accuracy: $0.accuracy) }
+        let reversed = fixes.reversed().map {
+            PlaneFix(time: -$0.time, east: $0.east, north: $0.north, accuracy: $0.accuracy,
+                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) })
+        }
         var weights = Array(inflation.reversed())
         let flip = Matrix3.diagonal(1, -1, 1)
-        return forward(reversed, inflation: &weights, gating: gating).predicted.reversed().map { e in
+        return forward(reversed, inflation: &weights, gating: gating).priors.reversed().map { e in
             Estimate(time: -e.time, east: flip * e.east, north: flip * e.north, covariance: flip * e.covariance * flip)
         }
     }
@@ -215,7 +255,7 @@ struct PositionSmoother {
         var gating = Gating.reject
         for _ in 0..<max(1, settings.passes) {
             var forwardWeights = inflation
-            let f = forward(fixes, inflation: &forwardWeights, gating: gating).predicted
+            let f = forward(fixes, inflation: &forwardWeights, gating: gating).priors
             let b = backwardPredictions(fixes, inflation: inflation, gating: gating)
             let loo = leaveOneOut(fixes, forward: f, backward: b)
             // A fix once found off stays at least as far down-weighted: with its weight lowered
@@ -230,7 +270,7 @@ struct PositionSmoother {
     }
 
     /// Rauch–Tung–Striebel: each estimate corrected by the one after it.
-    func rts(_ pass: (updated: [Estimate], predicted: [Estimate], transitions: [Matrix3])) -> [Estimate] {
+    func rts(_ pass: Pass) -> [Estimate] {
         var out = pass.updated
         guard out.count > 1 else { return out }
         for k in stride(from: out.count - 2, through: 0, by: -1) {

@@ -25,9 +25,13 @@ public struct SmoothedPositions: Sendable {
     /// The stated accuracy at each estimate (the process noise's wander scale, causally).
     let accuracies: [Double]
 
+    /// Fixes given the walker's velocity from the IMU (`MotionVelocity`): still, or stepping.
+    public let motionFixes: Int
+
     /// Smooths `fixes` (time order, with their accuracy; those without one are taken at
-    /// `assumedAccuracy`). Nil when no fix is left.
-    init?(fixes: [GPSFix], causal: Bool, settings: PositionSmoother.Settings = .init()) {
+    /// `assumedAccuracy`), with the walker's `motion` from the IMU when there is one: a first
+    /// pass on the fixes alone calibrates it, a second uses it. Nil when no fix is left.
+    init?(fixes: [GPSFix], motion: [MotionSample] = [], causal: Bool, settings: PositionSmoother.Settings = .init()) {
         guard let first = fixes.first else { return nil }
         plane = LocalTangentPlane(origin: GeoCoordinate(latitude: first.coordinate.latitude, longitude: first.coordinate.longitude,
                                                         altitude: first.coordinate.altitude ?? 0))
@@ -45,6 +49,14 @@ public struct SmoothedPositions: Sendable {
                                     accuracy: max(Self.minimumAccuracy, fix.horizontalAccuracy ?? Self.assumedAccuracy)))
         }
         smoother = PositionSmoother(settings: settings)
+        if motion.isEmpty {
+            motionFixes = 0
+        } else {
+            let reference = causal ? smoother.filter(planeFixes) : smoother.smooth(planeFixes).estimates
+            let velocities = MotionVelocity.measurements(planeFixes, reference: reference, motion: motion, causal: causal)
+            for k in planeFixes.indices { planeFixes[k].velocity = velocities[k] }
+            motionFixes = velocities.filter { $0 != nil }.count
+        }
         if causal {
             estimates = smoother.filter(planeFixes)
             downweightedFixes = 0

@@ -203,13 +203,27 @@ public func renderMap(_ map: MapDrawing) throws -> RasterImage {
         cairo_set_line_width(cr, 1 * s)
         cairo_stroke(cr)
     }
-    // The smoothed track's uncertainty: one path of circles, filled once (their union, evenly
-    // pale), then the raw fixes as faint dots.
+    // The smoothed track's uncertainty: one path of circles at the points and of quadrilaterals
+    // joining them (points farther apart than their radii leave no gap), all wound the same
+    // way and filled once (their union, evenly pale); then the raw fixes as faint dots.
     if map.trackSigma.count == map.track.count, !map.trackSigma.isEmpty {
         cairo_new_path(cr)
         for (p, r) in zip(map.track, map.trackSigma) where r > 0 {
             cairo_new_sub_path(cr)
             cairo_arc(cr, p.x, p.y, r, 0, 2 * .pi)
+        }
+        for i in map.track.indices.dropLast() {
+            let p = map.track[i], q = map.track[i + 1], r0 = map.trackSigma[i], r1 = map.trackSigma[i + 1]
+            let length = hypot(q.x - p.x, q.y - p.y)
+            guard length > 0, r0 > 0, r1 > 0 else { continue }
+            // The normal to the left of p → q; the corners taken clockwise on the page, as
+            // cairo_arc draws the circles.
+            let nx = -(q.y - p.y) / length, ny = (q.x - p.x) / length
+            cairo_move_to(cr, p.x - nx * r0, p.y - ny * r0)
+            cairo_line_to(cr, q.x - nx * r1, q.y - ny * r1)
+            cairo_line_to(cr, q.x + nx * r1, q.y + ny * r1)
+            cairo_line_to(cr, p.x + nx * r0, p.y + ny * r0)
+            cairo_close_path(cr)
         }
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
         rgb(MapPalette.track, 0.2)

@@ -67,6 +67,10 @@ struct ReportData {
         var image: String
         var latitude: Double, longitude: Double
         var accuracy: Double?
+        /// A smoothed position's 68 % radius, m, and the raw fix beside it (frames.jsonl
+        /// `location.sigma_m` and `location.gps`).
+        var sigma: Double?
+        var gps: (lat: Double, lon: Double)?
         var orientation: Quaternion?
         var heading: Double?, pitch: Double?, roll: Double?, facing: Double?
         /// The 68 % bound of the heading's error, degrees.
@@ -108,6 +112,7 @@ struct ReportData {
         let clusters = frame.isMapView ? 0 : frame.clusters?.count ?? 0
         frames.append(Frame(index: frame.frame, time: frame.time, image: frame.image,
                             latitude: frame.location.lat, longitude: frame.location.lon, accuracy: frame.location.accuracy,
+                            sigma: frame.location.sigmaM, gps: frame.location.gps.map { ($0.lat, $0.lon) },
                             orientation: frame.pose.orientation, heading: frame.pose.heading, pitch: frame.pose.pitch,
                             roll: frame.pose.roll, facing: frame.pose.facing, headingSigma: frame.pose.headingSigmaDeg,
                             isMap: frame.isMapView,
@@ -152,6 +157,7 @@ struct ReportData {
             w.string("image", f.image)
             w.number("lat", f.latitude); w.number("lon", f.longitude)
             w.number("accuracy", f.accuracy, decimals: 3)
+            if let sigma = f.sigma { w.number("sigma", sigma, decimals: 3) }
             w.number("heading", f.heading, decimals: 3); w.number("pitch", f.pitch, decimals: 3)
             w.number("roll", f.roll, decimals: 3); w.number("facing", f.facing, decimals: 3)
             w.number("heading_sigma", f.headingSigma, decimals: 3)
@@ -163,9 +169,16 @@ struct ReportData {
             w.endObject()
         }
         w.endArray()
-        // The page draws the frames' positions; frames.jsonl has no raw GPS fixes to add (the
-        // page takes them when given, as [[lat, lon], …]).
-        w.raw("track", "[]")
+        // The raw GPS positions under a smoothed track: frames.jsonl has them at the frames'
+        // times (`location.gps`, the fixes interpolated), each change once, as [[lat, lon], …].
+        w.beginArray("track")
+        var last: (lat: Double, lon: Double)?
+        for f in frames {
+            guard let g = f.gps, g.lat != last?.lat || g.lon != last?.lon else { continue }
+            last = g
+            w.beginArray(); w.number(nil, g.lat); w.number(nil, g.lon); w.endArray()
+        }
+        w.endArray()
         writeBaseMap(baseMap, into: &w)
         w.beginArray("pois")
         for id in poiOrder {

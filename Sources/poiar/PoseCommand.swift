@@ -26,6 +26,10 @@ struct PoseCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the smoothed position track as CSV: time,lat,lon,alt,sigma_m,gps_lat,gps_lon,gps_alt,gps_accuracy_m, one row per GPS fix (docs/position.md). (default: none)", valueName: "file"))
     var track: String?
 
+    @Flag(name: .customLong("track-gps-only"),
+          help: ArgumentHelp("Smooth the --track from the GPS fixes alone, without the IMU's steps (to measure what they bring).", visibility: .hidden))
+    var trackGPSOnly = false
+
     @Option(name: .customLong("param"), help: ArgumentHelp("Set a filter parameter, NAME=VALUE (for experiments).", visibility: .hidden))
     var filterParams: [String] = []
 
@@ -44,7 +48,7 @@ struct PoseCommand: ParsableCommand {
             try PoseExport.run(recording: recording, output: out.map { URL(fileURLWithPath: $0) }, north: fusion.northChoice,
                                params: parameters, causal: fusion.causal, poseSource: fusion.source, trace: trace.map { URL(fileURLWithPath: $0) },
                                mcap: mcap.map { URL(fileURLWithPath: $0) }, track: track.map { URL(fileURLWithPath: $0) },
-                               notice: printNotice)
+                               trackMotion: !trackGPSOnly, notice: printNotice)
         }
     }
 

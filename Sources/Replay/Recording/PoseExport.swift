@@ -49,7 +49,7 @@ public enum PoseExport {
     public static func run(recording: Recording, output: URL?, north choice: NorthChoice,
                            params: (NorthReference) throws -> ComplementaryFilterParams,
                            causal: Bool = false, poseSource: PoseSource = .auto, trace: URL? = nil, mcap: URL? = nil,
-                           track: URL? = nil, notice: @escaping (String) -> Void) throws -> Int {
+                           track: URL? = nil, trackMotion: Bool = true, notice: @escaping (String) -> Void) throws -> Int {
         if !causal || poseSource == .phone {
             recording.releaseNotices(to: notice)
             do {
@@ -64,14 +64,15 @@ public enum PoseExport {
         pass.north = north
         pass.causal = causal
         pass.poseSource = poseSource
-        return try fuse(pass, recording: recording, output: output, trace: trace, mcap: mcap, track: track, notice: notice)
+        return try fuse(pass, recording: recording, output: output, trace: trace, mcap: mcap, track: track, trackMotion: trackMotion,
+                        notice: notice)
     }
 
     /// One pass: the poses of `recording` through `pass` to `output` or stdout, with `mcap`
     /// to that MCAP file too (`RecordingMCAP`), and with `track` the smoothed position track
-    /// (`TrackExport`).
+    /// (`TrackExport`; from the GPS fixes alone unless `trackMotion`).
     static func fuse(_ pass: FusionPass, recording: Recording, output: URL?, trace: URL?, mcap: URL? = nil, track: URL? = nil,
-                     notice: @escaping (String) -> Void) throws -> Int {
+                     trackMotion: Bool = true, notice: @escaping (String) -> Void) throws -> Int {
         var pass = pass
         let logPath = recording.path
         pass.onNotice = notice
@@ -81,7 +82,7 @@ public enum PoseExport {
                 pass.onPose = { t, pose, sigma in mcapFile.addPose(time: t, pose: pose); try onPose(t, pose, sigma) }
             }
             let fused = try pass.run(recording)
-            if let track { try TrackExport.write(fused.track, causal: pass.causal, to: track, logPath: logPath, notice: notice) }
+            if let track { try TrackExport.write(fused.track, causal: pass.causal, motion: trackMotion ? fused.motion : [], to: track, logPath: logPath, notice: notice) }
             if let mcapFile {
                 try mcapFile.start(track: fused.track, samples: try recording.secondReading())
                 notice(try mcapFile.finish().description)

@@ -69,7 +69,7 @@ struct PreparedRecording {
             }
             fused.track = GPSTrack(fixedAt: fixedPosition)
         } else {
-            fused.track.smoothPositions(causal: pass.causal, path: logPath, notice: notice)
+            fused.track.smoothPositions(causal: pass.causal, motion: fused.motion, path: logPath, notice: notice)
         }
         if fused.track.rejectedCount > 0 {
             notice("\(logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")

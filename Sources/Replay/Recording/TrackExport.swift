@@ -19,12 +19,13 @@ public enum TrackExport {
 
     /// Smooths `track` (whole recording, or the forward filter alone when `causal`) and writes
     /// it to `url` atomically.
-    public static func write(_ track: GPSTrack, causal: Bool, to url: URL, logPath: String, notice: (String) -> Void) throws {
+    public static func write(_ track: GPSTrack, causal: Bool, motion: [MotionSample], to url: URL, logPath: String,
+                             notice: (String) -> Void) throws {
         guard !track.isEmpty else {
             throw InputError(file: logPath, field: "--track", "the recording has no usable GPS fix: there is no track to write")
         }
         var track = track
-        track.smoothPositions(causal: causal, path: logPath, notice: notice)
+        track.smoothPositions(causal: causal, motion: motion, path: logPath, notice: notice)
         let writer = try AtomicTextWriter(url: url)
         try writer.write(header)
         for e in track.path { try writer.write(row(e)) }

@@ -265,8 +265,33 @@ const map = (function () {
     if (rail) svgEl('path', Object.assign({ d: rail, stroke: '#8a8a8a', 'stroke-width': 1.5 }, ns), world);
   }
   const highlight = svgEl('path', Object.assign({ stroke: '#ffb300', 'stroke-opacity': 0.55, 'stroke-width': 17, d: '' }, ns), world);
-  // The GPS fixes as logged (outliers too), under the frames' path; map-view runs in amber.
-  if (fixes.length) {
+  // A smoothed path (frames with `sigma`, the 68 % radius in metres) over its band: circles
+  // at the frames and quadrilaterals joining them, wound alike and filled once (their union,
+  // evenly pale; in world units, so it scales with the map).
+  const sigmas = frames.map((f) => num(f.sigma) != null && f.sigma > 0 ? f.sigma : null);
+  const smoothed = sigmas.some((s) => s != null);
+  if (smoothed) {
+    let d = '';
+    for (let i = 0; i < n; i++) {
+      const p = framePos[i], s = sigmas[i];
+      if (!p || s == null) continue;
+      const x = px(p), y = py(p);
+      d += 'M' + r1(x + s) + ' ' + r1(y) + 'A' + r1(s) + ' ' + r1(s) + ' 0 1 1 ' + r1(x - s) + ' ' + r1(y) + 'A' + r1(s) + ' ' + r1(s) + ' 0 1 1 ' + r1(x + s) + ' ' + r1(y) + 'Z';
+      const q = i + 1 < n ? framePos[i + 1] : null, t = i + 1 < n ? sigmas[i + 1] : null;
+      if (!q || t == null) continue;
+      const qx = px(q), qy = py(q), len = Math.hypot(qx - x, qy - y);
+      if (!(len > 0)) continue;
+      const nx = -(qy - y) / len, ny = (qx - x) / len;  // clockwise on the page, as the arcs
+      d += 'M' + r1(x - nx * s) + ' ' + r1(y - ny * s) + 'L' + r1(qx - nx * t) + ' ' + r1(qy - ny * t) +
+        'L' + r1(qx + nx * t) + ' ' + r1(qy + ny * t) + 'L' + r1(x + nx * s) + ' ' + r1(y + ny * s) + 'Z';
+    }
+    svgEl('path', { d, fill: 'rgba(21,101,192,0.16)', 'fill-rule': 'nonzero', stroke: 'none' }, world);
+  }
+  // The GPS fixes as logged (outliers too), under the frames' path (faint dots under a
+  // smoothed one); map-view runs in amber.
+  if (fixes.length && smoothed) {
+    if (fixes.length <= 5000) svgEl('path', Object.assign({ stroke: '#607d8b', 'stroke-opacity': 0.5, 'stroke-width': 3, d: dots(fixes) }, ns), world);
+  } else if (fixes.length) {
     svgEl('path', Object.assign({ stroke: '#90a4ae', 'stroke-width': 1, d: polyline(fixes) }, ns), world);
     if (fixes.length <= 5000) svgEl('path', Object.assign({ stroke: '#78909c', 'stroke-width': 3, d: dots(fixes) }, ns), world);
   }
@@ -333,7 +358,8 @@ const map = (function () {
     };
     if (walked.length) item('swatch line', '#1565c0', 'frame positions');
     if (walked.length && isMap.some(Boolean)) item('swatch line', '#f0a500', 'map-view frames');
-    if (fixes.length) item('swatch line', '#90a4ae', 'GPS fixes');
+    if (smoothed) item('swatch', 'rgba(21,101,192,0.3)', 'its 68 % band');
+    if (fixes.length) item('swatch line', '#90a4ae', smoothed ? 'raw GPS fixes' : 'GPS fixes');
     item('swatch', '#d32f2f', 'the frame, facing');
     item('swatch', '#ffd166', 'its labels');
     const listed = categories.slice(0, 8);
