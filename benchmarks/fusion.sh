@@ -4,8 +4,8 @@
 #      pose_eval.py's reference filters (VQF, VQF offline, Madgwick, Mahony) with poiar
 #      offline beside them; heading and inclination RMSE per trial and mean;
 #   2. the filter's own throughput: `poiar pose LOG --bench-filter N` (the log in memory);
-#   3. `poiar pose` end to end, offline and --causal, against pose_eval.py's VQF pipeline on
-#      the same file.
+#   3. `poiar pose` end to end, offline against pose_eval.py's offline VQF pipeline and --causal
+#      against its online VQF pipeline, on the same file.
 #   benchmarks/fusion.sh [--dir DIR] [--log LOG] [--passes N] [--runs N] [--no-table]
 # Needs a release build (swift build -c release --product poiar), python3 with numpy, and the
 # Python package vqf (pip install vqf) for the VQF columns.
@@ -65,15 +65,18 @@ best() {  # best wall time in seconds of "$@" over $runs runs
 tp=$(best "$poiar" pose "$log" --out "$tmp/poiar.csv")
 tc=$(best "$poiar" pose "$log" --causal --out "$tmp/poiar-causal.csv")
 tv=$(best python3 "$eval_py" baseline --log "$log" --method vqf --out "$tmp/vqf.csv")
-python3 - "$tp" "$tc" "$tv" <<'PY'
+tvo=$(best python3 "$eval_py" baseline --log "$log" --method vqf-offline --out "$tmp/vqf-offline.csv")
+python3 - "$tp" "$tc" "$tv" "$tvo" <<'PY'
 import sys
-tp, tc, tv = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+tp, tc, tv, tvo = (float(a) for a in sys.argv[1:5])
 print('| pipeline | wall time (s) |')
 print('|---|---:|')
 print('| `poiar pose LOG --out P.csv` (offline) | %.3f |' % tp)
 print('| `poiar pose LOG --causal --out P.csv` | %.3f |' % tc)
+print('| `pose_eval.py baseline --method vqf-offline --log LOG --out P.csv` | %.3f |' % tvo)
 print('| `pose_eval.py baseline --method vqf --log LOG --out P.csv` | %.3f |' % tv)
 print()
-for name, t in (('poiar pose (offline)', tp), ('poiar pose --causal', tc)):
-    print('%s is %.2fx %s than the VQF pipeline' % ((name, tv / t, 'faster') if t <= tv else (name, t / tv, 'slower')))
+# like against like: the offline pass against offline VQF, the causal filter against online VQF
+for name, t, ref, tr in (('poiar pose (offline)', tp, 'offline VQF', tvo), ('poiar pose --causal', tc, 'online VQF', tv)):
+    print('%s is %.2fx %s than the %s pipeline' % (((name, tr / t, 'faster') if t <= tr else (name, t / tr, 'slower')) + (ref,)))
 PY

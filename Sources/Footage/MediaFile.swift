@@ -40,7 +40,7 @@ public final class MediaFile {
             // seeking (its index is often at its end), which a pipe cannot do.
             throw InputError(file: path, "is \(kind), not a file: a video is read with seeking (an MP4's index is often at its end); save it to a file first")
         }
-        FFmpegLog.quiet()
+        try FFmpegLog.quiet(file: path)
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         let opened = avformat_open_input(&ctx, path, nil, nil)
         guard opened >= 0, let ctx else {
@@ -180,9 +180,16 @@ public final class MediaFile {
 /// FFmpeg's own messages: silenced (poiar says what went wrong, once, naming the file), and
 /// error codes as text.
 enum FFmpegLog {
-    /// Sets libav*'s log level to quiet; a decoder's warnings about a damaged packet would
-    /// otherwise go to stderr between poiar's lines.
-    static func quiet() { av_log_set_level(AV_LOG_QUIET) }
+    /// Loads FFmpeg's libraries (the first call does: FFmpegLibraries.c), an error naming
+    /// `file` when they cannot be, and sets libav*'s log level to quiet; a decoder's warnings
+    /// about a damaged packet would otherwise go to stderr between poiar's lines.
+    static func quiet(file: String) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard poiar_ffmpeg_load(&message, message.count) == 0 else {
+            throw InputError(file: file, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        av_log_set_level(AV_LOG_QUIET)
+    }
 
     static func text(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)

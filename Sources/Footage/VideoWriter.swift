@@ -88,13 +88,13 @@ public final class VideoWriter {
         guard width > 0, height > 0, width <= ImageLimits.maxSide, height <= ImageLimits.maxSide else {
             throw InputError(file: url.path, "cannot encode frames of \(width)×\(height) pixels")
         }
+        try FFmpegLog.quiet(file: url.path)
         guard let chosen = codec ?? Codec.best, let avCodec = avcodec_find_encoder_by_name(chosen.rawValue) else {
             throw InputError(file: url.path, "this FFmpeg (libavcodec \(LIBAVCODEC_VERSION_MAJOR)) has no \((codec.map { [$0] } ?? Codec.allCases).map(\.rawValue).joined(separator: " or ")) encoder")
         }
         self.codec = chosen
         let q = VideoWriter.rational(rate)
         frameRate = (Int(q.num), Int(q.den))
-        FFmpegLog.quiet()
 
         guard avformat_alloc_output_context2(&format, nil, "mp4", "file:" + temporary.path) >= 0, let format else {
             throw InputError(file: url.path, "libavformat has no MP4 muxer")

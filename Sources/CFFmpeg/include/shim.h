@@ -1,5 +1,6 @@
 // FFmpeg's libraries (libavformat, libavcodec, libswscale, libavutil; FFmpeg 5.1 on Debian 12),
-// with the few macros Swift cannot import as small inline functions.
+// with the few macros Swift cannot import as small inline functions. The functions poiar calls
+// are defined in FFmpegLibraries.c, which loads the libraries on the first call.
 #include <libavformat/avformat.h>
 #include <libavcodec/avcodec.h>
 #include <libswscale/swscale.h>
@@ -9,6 +10,10 @@
 #include <libavutil/opt.h>
 #include <libavutil/tx.h>
 #include <errno.h>
+
+/// Loads FFmpeg's four libraries if they are not loaded yet: 0 when they are, otherwise -1
+/// with what failed (the library's file and the loader's reason) in `message`.
+int poiar_ffmpeg_load(char *message, size_t size);
 
 /// AVERROR(EAGAIN): the codec wants more input (or output drained) first.
 static inline int poiar_averror_eagain(void) { return AVERROR(EAGAIN); }
