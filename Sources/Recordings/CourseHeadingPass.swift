@@ -28,12 +28,16 @@ struct CausalCourseOutput {
 
     /// Rows every `GyroGapCourse.step` s across a gyro gap, up to t (the filter's held pose,
     /// turned to the course), as the offline pass's bridge gives them.
-    mutating func gapRows(before t: Double, filterPose: Pose?, onPose: ((Double, Pose) throws -> Void)?) throws {
+    /// `sigmaDeg`: the heading's uncertainty at the gap's start; it grows across the gap as an
+    /// offline series' added samples do (`AttitudeSeries.addedSigmaGrowth`).
+    mutating func gapRows(before t: Double, filterPose: Pose?, sigmaDeg: Double?,
+                          onPose: ((Double, Pose, Double?) throws -> Void)?) throws {
         guard let filterPose, let g = course.lastGyroTime, course.inGap(at: t) else { nextGapRow = nil; return }
         var next = nextGapRow ?? g + GyroGapCourse.step
         while next < t {
             let p = pose(filterPose, at: next)
-            try onPose?(next, p)
+            let grown = AttitudeSeries.addedSigmaGrowth * (next - g)
+            try onPose?(next, p, sigmaDeg.map { min(($0 * $0 + grown * grown).squareRoot(), 180) })
             next += GyroGapCourse.step
         }
         nextGapRow = next

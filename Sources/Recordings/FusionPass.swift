@@ -267,7 +267,7 @@ public struct FusionPass {
             let t = record.sample.time
             if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
             lastTime = t
-            try course.gapRows(before: t, filterPose: filter.pose, onPose: onPose)
+            try course.gapRows(before: t, filterPose: filter.pose, sigmaDeg: sigmaDeg(), onPose: onPose)
             emitSynthetic(before: t, inclusive: false)
             counter.count(record.sample)
             let wasInitialized = filter.isInitialized
