@@ -99,7 +99,8 @@ let package = Package(
         // in Resources/, compiled in (`PackageResources`). Called by the CLI, not by Replay.
         .target(name: "Report", dependencies: ["POIARCore", "Manifest", "Evaluation", "Rendering", "POIStore"],
                 resources: [.embedInCode("Resources/report.html"), .embedInCode("Resources/report.css"),
-                            .embedInCode("Resources/report.js")]),
+                            .embedInCode("Resources/report-series.js"), .embedInCode("Resources/report-map.js"),
+                            .embedInCode("Resources/report-plots.js"), .embedInCode("Resources/report-frame.js")]),
         .executableTarget(name: "poiar", dependencies: [
             "Replay", "Recordings", "Frames", "Export", "Maps", "Benchmarks", "Report", "POIStore", "SensorLog", "PhoneImport", "Simulation", "Evaluation",
             "Fusion", "Projection", "Rendering", "Geodesy", "GeodesyData", "POIARCore", "FolderExtras",

@@ -6,12 +6,13 @@ import Rendering
 ///
 /// One self-contained file beside a replay's frames: no network (inline style and script, SVG
 /// drawn by the page's own script, system fonts), frames by relative path. The page is written
-/// in `Resources/` (report.html with {{…}} slots, report.css, report.js), files that web
-/// tooling reads, compiled in by SwiftPM (`PackageResources`); `poiar report` on any replay's
-/// folder builds a page to check in a browser.
+/// in `Resources/` (report.html with {{…}} slots, report.css, and the script in four parts:
+/// report-series.js, report-map.js, report-plots.js, report-frame.js), files that web tooling
+/// reads, compiled in by SwiftPM (`PackageResources`); `poiar report` on any replay's folder
+/// builds a page to check in a browser.
 ///
 /// report.html's first script catches errors before the main one runs, so that even a syntax
-/// error in report.js reaches `data-errors`, where the browser test reads it.
+/// error in the script reaches `data-errors`, where the browser test reads it.
 enum ReportPage {
     /// The whole page. `dataJSON` is the report's data, a JSON object (`title`, `log`, `image`,
     /// `frames`, `track`, `pois`, `truth`); `title` goes in <title> and the heading, HTML-escaped.
@@ -42,7 +43,10 @@ enum ReportPage {
     /// The style sheet and the script, each without the line break that ends its file (the
     /// template puts its own around them).
     static let style = withoutFinalLineBreak(resource(PackageResources.report_css))
-    static let script = withoutFinalLineBreak(resource(PackageResources.report_js))
+    /// The script's four parts, in order (report.html wraps them in one function scope).
+    static let script = withoutFinalLineBreak([PackageResources.report_series_js, PackageResources.report_map_js,
+                                               PackageResources.report_plots_js, PackageResources.report_frame_js]
+        .map(resource).joined())
 
     private static func resource(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
     private static func withoutFinalLineBreak(_ text: String) -> String { text.hasSuffix("\n") ? String(text.dropLast()) : text }
