@@ -15,12 +15,12 @@
 #     68 % band, the raw fixes faintly) in benchmarks/.work/position/.
 # Done when (issue 28): median ≤ 0.9× and p95 ≤ 0.5× the raw fixes', 50–85 % of frames within
 # sigma and ≥ 90 % within 2 sigma.
-#   benchmarks/position.sh [--seeds "20250614 1 2 3"] [--models "ours wander bursts dropouts"] [--no-build] [--no-real]
+#   benchmarks/position.sh [--seeds "20250614 1 2 3 4 5"] [--models "ours wander bursts dropouts"] [--no-build] [--no-real]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 work="$here/benchmarks/.work/position"
 shared="$here/../shared/data"
-seeds="20250614 1 2 3"
+seeds="20250614 1 2 3 4 5"
 models="ours wander bursts dropouts"
 build=1
 real=1
@@ -69,8 +69,8 @@ for model in $models; do
     fi
     for mode in offline causal; do
       flag=""; [ "$mode" = causal ] && flag="--causal"
-      "$poiar" pose "$d/walk.csv" $flag --out /dev/null --track "$d/$mode-imu.csv" >/dev/null 2>&1
-      "$poiar" pose "$d/walk.csv" $flag --out /dev/null --track "$d/$mode-gps.csv" --track-gps-only >/dev/null 2>&1
+      "$poiar" pose "$d/walk.csv" $flag --out "$d/$mode-imu.pose.csv" --track "$d/$mode-imu.csv" >/dev/null 2>&1
+      "$poiar" pose "$d/walk.csv" $flag --out "$d/$mode-gps.pose.csv" --track "$d/$mode-gps.csv" --track-gps-only >/dev/null 2>&1
       $eval --brief "$d/walk.track.csv" "$d/$mode-gps.csv" --label "$model $seed fixes $mode gps-only"
       $eval --brief "$d/walk.track.csv" "$d/$mode-imu.csv" --label "$model $seed fixes $mode +imu"
     done
@@ -81,7 +81,7 @@ for rec in "phones/android-drive-leaf" "footage/gopro-max/max-heromode.mp4"; do
   src="$shared/$rec"
   if [ ! -e "$src" ]; then echo "skipped $rec: $src is not there"; continue; fi
   name="$(basename "$rec" | sed 's/\..*//')"
-  "$poiar" pose "$src" --out /dev/null --track "$work/$name-track.csv" >/dev/null 2>&1
+  "$poiar" pose "$src" --out "$work/$name-pose.csv" --track "$work/$name-track.csv" >/dev/null 2>&1
   $eval --real "$work/$name-track.csv" --label "$name"
   "$poiar" map "$src" --out "$work/$name-map.png" >/dev/null 2>&1
   echo "  map: $work/$name-map.png"

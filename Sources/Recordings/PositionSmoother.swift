@@ -93,6 +93,7 @@ struct PositionSmoother {
         priors.reserveCapacity(fixes.count); transitions.reserveCapacity(fixes.count)
         var current: Estimate?
         var rejection: (since: Double, hph: Double)?  // the run of fixes left out
+        var consistency = Consistency(seconds: settings.wanderSeconds)
         for (k, fix) in fixes.enumerated() {
             let sigma = Self.axisSigma(fix.accuracy)
             let wanderVar = pow(settings.wanderShare * sigma, 2)
@@ -118,7 +119,7 @@ struct PositionSmoother {
             if gating == .soften && k > 0 {
                 let d2 = (ie * ie + inn * inn) / (hph + whiteVar)
                 inflation[k] = d2 > settings.gate ? ((hph + whiteVar) * d2 / settings.gate - hph) / whiteVar : 1
-
+                consistency.add(d2: min(d2, settings.gate), dt: fix.time - fixes[k - 1].time)
             } else if gating == .reject && k > 0 {
                 // One filter alone cannot tell a jump from a turn it has not seen yet: it leaves
                 // the fix out. While it leaves fixes out its uncertainty grows (the velocity is
@@ -138,16 +139,47 @@ struct PositionSmoother {
             let r = whiteVar * inflation[k]
             let s = hph + r
             let ph = Vector3(c[0, 0] + c[0, 2], c[1, 0] + c[1, 2], c[2, 0] + c[2, 2])  // P Hᵀ
-            let gain = ph / s
+            var gain = ph / s
             var post = prior
+            if gating == .soften && inflation[k] > 1 {
+                // A softened fix is an outlier (a multipath jump), not the slow wander: it may
+                // move the position a little but not the wander, which would carry it on for
+                // tens of seconds after the jump ends. The gain is then not the optimal one, so
+                // the covariance takes Joseph's form: (I − KH) P (I − KH)ᵀ + K R Kᵀ.
+                gain = Vector3(gain.x, gain.y, 0)
+                let a = Matrix3.diagonal(1, 1, 1) - .outer(gain, Vector3(1, 0, 1))
+                post.covariance = (a * c * a.transposed) + .outer(gain, gain * r)
+            } else {
+                // The optimal gain's symmetric form: P − K S Kᵀ.
+                post.covariance = c - .outer(gain, gain * s)
+            }
             post.east = prior.east + gain * ie
             post.north = prior.north + gain * inn
-            // Joseph-free symmetric form: P − K S Kᵀ.
-            post.covariance = c - .outer(gain, gain * s)
-            updated.append(post)
             current = post
+            // The causal filter states its covariance scaled by how far its recent fixes sat
+            // from it (`Consistency`); the recursion goes on with the model's own.
+            if gating == .soften { post.covariance = post.covariance * consistency.scale }
+            updated.append(post)
         }
         return Pass(updated: updated, predicted: predicted, priors: priors, transitions: transitions)
+    }
+
+    /// Covariance matching for the causal filter: the running mean, over the wander's
+    /// correlation time, of its fixes' normalised innovations d² (clipped at the gate, so one
+    /// jump counts as one fix at the gate). A consistent filter's d² has mean 2 (χ², two degrees
+    /// of freedom); a larger mean says the errors it meets are larger than its model (the
+    /// unmodelled, time-correlated part: a wander larger than stated, jumps inside the gate),
+    /// and its covariance is scaled by that ratio. Never below 1: fixes that agree better than
+    /// stated do not make it claim more than the model. Over a whole recording the two
+    /// directions see each fix from both sides and need no such scale (docs/position.md).
+    struct Consistency {
+        let seconds: Double
+        private var mean = 2.0
+        init(seconds: Double) { self.seconds = seconds }
+        mutating func add(d2: Double, dt: Double) {
+            mean += (1 - exp(-max(0, dt) / seconds)) * (d2 - mean)
+        }
+        var scale: Double { max(1, mean / 2) }
     }
 
     /// What a forward pass gives.
