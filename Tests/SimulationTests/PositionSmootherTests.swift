@@ -40,15 +40,29 @@ import Testing
         return s[min(s.count - 1, Int((Double(s.count - 1) * p / 100).rounded()))]
     }
 
-    /// Without the IMU, issue 28's figures; with the walker's steps, the p95 lower still.
-    @Test(arguments: [UInt64(20250614), 1, 2], [false, true])
-    func smoothedBeatsTheRawFixesAndItsSigmaIsHonest(seed: UInt64, withSteps: Bool) throws {
-        let (fixes, truth, motion) = try Self.walk(seed: seed)
+    /// The errors at the walk's frame times (m) of the raw fixes and of the track, smoothed over
+    /// the whole walk or (`causal`) by the forward filter, and how many are within σ and 2σ.
+    struct Scores {
+        var raw: [Double] = [], estimate: [Double] = []
+        var within1 = 0, within2 = 0
+        var motionFixes = 0, fixes = 0
+        mutating func add(_ other: Scores) {
+            raw += other.raw; estimate += other.estimate
+            within1 += other.within1; within2 += other.within2
+        }
+        func share(_ count: Int) -> Double { Double(count) / Double(estimate.count) }
+    }
+
+    /// The three walks, simulated once for all the tests.
+    static let walks: [UInt64: Result<(fixes: [GPSFix], truth: [(Double, Double, Double)], motion: [MotionSample]), any Error>] =
+        Dictionary(uniqueKeysWithValues: seeds.map { seed in (seed, Result { try walk(seed: seed) }) })
+
+    static func scores(seed: UInt64, withSteps: Bool, causal: Bool = false) throws -> Scores {
+        let (fixes, truth, motion) = try #require(walks[seed]).get()
         var track = GPSTrack()
         fixes.forEach { track.add($0) }
-        track.smooth(causal: false, motion: withSteps ? motion : [])
-        #expect((track.smoothed?.motionFixes ?? 0 > fixes.count / 2) == withSteps)
-        var raw: [Double] = [], smoothed: [Double] = [], within1 = 0, within2 = 0
+        track.smooth(causal: causal, motion: withSteps ? motion : [])
+        var out = Scores(motionFixes: track.smoothed?.motionFixes ?? 0, fixes: fixes.count)
         for (t, lat, lon) in truth {
             let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: lat, longitude: lon, altitude: 0))
             func error(_ c: GeoCoordinate) -> Double {
@@ -57,20 +71,59 @@ import Testing
             }
             let e = try #require(track.estimate(at: t))
             let sigma = try #require(e.sigma)
-            raw.append(error(try #require(e.gps).coordinate))
+            out.raw.append(error(try #require(e.gps).coordinate))
             let s = error(e.location.coordinate)
-            smoothed.append(s)
-            within1 += s <= sigma ? 1 : 0
-            within2 += s <= 2 * sigma ? 1 : 0
+            out.estimate.append(s)
+            out.within1 += s <= sigma ? 1 : 0
+            out.within2 += s <= 2 * sigma ? 1 : 0
         }
-        #expect(Self.percentile(smoothed, 50) <= 0.9 * Self.percentile(raw, 50))
-        #expect(Self.percentile(smoothed, 95) <= (withSteps ? 0.35 : 0.5) * Self.percentile(raw, 95))
-        let n = Double(truth.count)
-        // With the steps σ is not yet within issue 28's 50–85 % on every seed (measured 75, 46
-        // and 91 % for seeds 20250614, 1, 2; docs/position.md): held to what it does, so a
-        // change that makes it worse fails, until it is fixed.
-        #expect((withSteps ? 0.42...0.93 : 0.5...0.87).contains(Double(within1) / n))
-        #expect(Double(within2) / n >= 0.9)
+        return out
+    }
+
+    static let seeds: [UInt64] = [20250614, 1, 2]
+
+    /// Without the IMU, issue 28's figures on every seed; with the walker's steps, the p95 lower
+    /// still. Within 2σ on every seed.
+    @Test(arguments: seeds, [false, true])
+    func smoothedBeatsTheRawFixes(seed: UInt64, withSteps: Bool) throws {
+        let s = try Self.scores(seed: seed, withSteps: withSteps)
+        #expect((s.motionFixes > s.fixes / 2) == withSteps)
+        #expect(Self.percentile(s.estimate, 50) <= 0.9 * Self.percentile(s.raw, 50))
+        #expect(Self.percentile(s.estimate, 95) <= (withSteps ? 0.35 : 0.5) * Self.percentile(s.raw, 95))
+        #expect(s.share(s.within2) >= 0.9)
+    }
+
+    /// σ, the 68 % radius, holds issue 28's 50–85 % of the frames (and ≥ 90 % within 2σ) over
+    /// the three walks together. One walk alone does not show it: its error after smoothing is
+    /// the GPS wander averaged over tens of seconds, so a 3.7-minute walk has only a handful of
+    /// independent errors and its share within σ scatters (the same σ gives 44–100 % over ten
+    /// seeds; docs/position.md).
+    @Test(arguments: [false, true])
+    func sigmaIsHonestOverTheWalks(withSteps: Bool) throws {
+        var all = Scores()
+        for seed in Self.seeds { all.add(try Self.scores(seed: seed, withSteps: withSteps)) }
+        #expect((0.5...0.85).contains(all.share(all.within1)))
+        #expect(all.share(all.within2) >= 0.9)
+    }
+
+    /// The causal filter (`--causal`) with the steps on the sample walk: its median no worse
+    /// than the raw fixes', its p95 lower, σ honest.
+    @Test func causalFilterOnTheSampleWalk() throws {
+        let s = try Self.scores(seed: 20250614, withSteps: true, causal: true)
+        #expect(Self.percentile(s.estimate, 50) <= Self.percentile(s.raw, 50))
+        #expect(Self.percentile(s.estimate, 95) <= 0.9 * Self.percentile(s.raw, 95))
+        #expect((0.5...0.85).contains(s.share(s.within1)))
+        #expect(s.share(s.within2) >= 0.9)
+    }
+
+    /// The causal filter over the three walks: σ honest; the median not yet at the raw fixes'
+    /// (measured 1.05–1.12× them, seed 2 alone 1.3–1.4×; docs/position.md), held there.
+    @Test func causalFilterOverTheWalks() throws {
+        var all = Scores()
+        for seed in Self.seeds { all.add(try Self.scores(seed: seed, withSteps: true, causal: true)) }
+        #expect(Self.percentile(all.estimate, 50) <= 1.2 * Self.percentile(all.raw, 50))
+        #expect((0.5...0.85).contains(all.share(all.within1)))
+        #expect(all.share(all.within2) >= 0.9)
     }
 
     @Test func aJumpOfOneFixIsLeftOutAndARepeatedFixIsStale() {
