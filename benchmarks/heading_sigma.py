@@ -8,10 +8,11 @@ Each truth row with movement == 1 and a quaternion is matched to the pose row ne
 (within half a truth period, as pose_eval.py scores); its heading error is BROAD's
 (2·atan(|e_z/e_w|) of e = q_pose ⊗ q_truth⁻¹, degrees). Prints one line: the rows scored, the
 share whose error is within 1σ and 2σ of the row's `heading_sigma_deg`, the median σ and error,
-and the verdict: "ok" (55–85 % within 1σ and ≥ 90 % within 2σ), "overconfident" (fewer within
-2σ: the bound claims more than the pose holds), "underconfident" (over 85 % within 1σ).
-`--pool FILE` also appends the row's counts to FILE; `--pooled FILE` prints the row of all the
-rows counted there together. Needs numpy.
+and the verdict: "pass" (55–85 % within 1σ and ≥ 90 % within 2σ), "FAIL: overconfident" (fewer
+within 2σ: the bound claims more than the pose holds), "FAIL: overconfident (1σ)" (under 55 %
+within 1σ), "FAIL: underconfident" (over 85 % within 1σ).
+`--pool FILE` also appends the row's bounds and errors to FILE; `--pooled FILE` prints the row
+of all the rows there together, then how many of the trials pooled passed. Needs numpy.
 """
 import argparse
 import gzip
@@ -85,13 +86,13 @@ def summary(sigma, err):
     """The score of rows with bounds `sigma` and errors `err` (numpy arrays)."""
     within1 = float(np.mean(err <= sigma))
     within2 = float(np.mean(err <= 2 * sigma))
-    verdict = 'ok'
+    verdict = 'pass'
     if within2 < 0.9:
-        verdict = 'overconfident'
+        verdict = 'FAIL: overconfident'
     elif within1 < 0.55:
-        verdict = 'overconfident (1σ)'
+        verdict = 'FAIL: overconfident (1σ)'
     elif within1 > 0.85:
-        verdict = 'underconfident'
+        verdict = 'FAIL: underconfident'
     return {'rows': int(len(err)), 'within_1sigma': within1, 'within_2sigma': within2,
             'median_sigma_deg': float(np.median(sigma)), 'median_error_deg': float(np.median(err)),
             'rmse_deg': float(np.sqrt(np.mean(err ** 2))), 'verdict': verdict}
@@ -113,6 +114,15 @@ def main():
                 s, e = line.split()
                 sig.append(float(s)); err.append(float(e))
         r = summary(np.array(sig), np.array(err)) if sig else {'rows': 0}
+        try:
+            with open(a.pooled + '.verdicts') as f:
+                verdicts = [line.rstrip('\n').split('\t', 1) for line in f if line.strip()]
+        except FileNotFoundError:
+            verdicts = []
+        failed = [name for v, name in verdicts if v != 'pass']
+        r['trials'] = len(verdicts)
+        r['trials_passed'] = len(verdicts) - len(failed)
+        r['trials_failed'] = failed
     else:
         if not a.truth or not a.poses:
             ap.error('give --truth and --poses, or --pooled')
@@ -121,6 +131,8 @@ def main():
         with open(a.pool, 'a') as f:
             for s, e in zip(r['sigma'], r['error']):
                 f.write('%.3f %.4f\n' % (s, e))
+        with open(a.pool + '.verdicts', 'a') as f:
+            f.write('%s\t%s\n' % (r['verdict'], a.name))
     r.pop('sigma', None); r.pop('error', None)
     r['name'] = a.name
     if a.json:
@@ -131,6 +143,10 @@ def main():
         print('| %s | %d | %.1f %% | %.1f %% | %.2f | %.2f | %s |' % (
             a.name, r['rows'], 100 * r['within_1sigma'], 100 * r['within_2sigma'],
             r['median_sigma_deg'], r['median_error_deg'], r['verdict']))
+    if a.pooled and not a.json and r.get('trials'):
+        print()
+        print('%d of %d trials pass%s' % (r['trials_passed'], r['trials'],
+                                         (' (failing: %s)' % ', '.join(r['trials_failed'])) if r['trials_failed'] else ''))
 
 
 if __name__ == '__main__':

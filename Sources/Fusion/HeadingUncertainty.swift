@@ -17,16 +17,22 @@ public struct HeadingSigmaParams: Sendable, Equatable {
     /// rad (default 0.5°): the heading error an undisturbed field still has and no averaging
     /// removes: the calibration's residue, the field's own bend in a room or a street.
     public var magFloor = 0.5 * radPerDeg
-    /// rad (default 4°): added to the floor while the magnetometer is not calibrated (the
+    /// rad (default 5°, cross-validated on BROAD: `benchmarks/heading_sigma_cv.py`): added to
+    /// the floor while the magnetometer is not calibrated (the
     /// device has not turned enough to tell a hard-iron offset from the earth's field): an
     /// offset of a tenth of the horizontal field turns the heading by 6°.
-    public var uncalibratedFloor = 4 * radPerDeg
+    public var uncalibratedFloor = 5 * radPerDeg
     /// rad (default 180°): how widely the device must have turned about the vertical (the
     /// span of its azimuths so far) before the causal filter's own hard-iron fit has seen the
     /// offset from enough sides, and the magnetometer counts as calibrated (offline, the whole
     /// recording's calibration says). Half a turn is what the whole-recording calibration
     /// asks for too (`magCalibrationMinCoverage`).
     public var calibrationTurn = Double.pi
+    /// rad (default 120°): or how far the device must have turned about any axis from its
+    /// attitude at the start: a board turned over about a horizontal axis shows the offset
+    /// from opposite sides too, though its azimuth hardly changes (BROAD's slow rotations:
+    /// their azimuth spans less than half a turn for most of the trial).
+    public var calibrationRotation = 120 * radPerDeg
     /// Default 0.35: the field's bend (rad) per unit of the RMS disagreement between the field's
     /// heading and the filter's (averaged over `innovationTau`, then its square over τ_mag).
     /// Where a magnet or steel nearby bends the field from place to place, the heading the
@@ -45,7 +51,7 @@ public struct HeadingSigmaParams: Sendable, Equatable {
     public static var numericFields: [String: WritableKeyPath<HeadingSigmaParams, Double>] { [
         "angleRandomWalk": \.angleRandomWalk, "turnNoise": \.turnNoise, "magNoise": \.magNoise, "magFloor": \.magFloor,
         "innovationGain": \.innovationGain, "innovationTau": \.innovationTau, "startSigma": \.startSigma, "uncalibratedFloor": \.uncalibratedFloor,
-        "calibrationTurn": \.calibrationTurn,
+        "calibrationTurn": \.calibrationTurn, "calibrationRotation": \.calibrationRotation,
     ] }
 }
 
@@ -90,6 +96,9 @@ public struct HeadingUncertainty: Sendable {
     /// The azimuth turned through since the start (signed, unwrapped) and its extremes, rad
     /// (for `calibrationTurn`).
     var yaw = 0.0, yawMin = 0.0, yawMax = 0.0
+    /// The attitude at the start and whether the device has since turned `calibrationRotation`
+    /// from it about any axis.
+    var startAttitude: Quaternion?, turnedOver = false, turnedOverCos = Double.nan
     /// Whether the magnetometer is calibrated: nil to tell from the turns seen so far (causal);
     /// offline, the whole recording's calibration.
     public var calibrated: Bool?
@@ -129,6 +138,13 @@ public struct HeadingUncertainty: Sendable {
         let turn = abs(yawStep)
         yaw += yawStep
         yawMin = min(yawMin, yaw); yawMax = max(yawMax, yaw)
+        if !turnedOver, let q0 = startAttitude {
+            // |cos(angle/2)| of the rotation from the start.
+            if turnedOverCos.isNaN { turnedOverCos = cos(hp.calibrationRotation / 2) }
+            turnedOver = abs(q0.w * q.w + q0.x * q.x + q0.y * q.y + q0.z * q.z) < turnedOverCos
+        } else if startAttitude == nil {
+            startAttitude = q
+        }
         let k = correctionRate(filter, time: time)
         let x = k * dt
         let decay = x < 1e-2 ? 1 - x + x * x / 2 : exp(-x)
@@ -188,7 +204,7 @@ public struct HeadingUncertainty: Sendable {
     @inline(__always)
     func fieldError(_ hp: HeadingSigmaParams) -> Double {
         var e2 = hp.magFloor * hp.magFloor + hp.innovationGain * hp.innovationGain * innovationSquare
-        if !(calibrated ?? (yawMax - yawMin >= hp.calibrationTurn)) { e2 += hp.uncalibratedFloor * hp.uncalibratedFloor }
+        if !(calibrated ?? (turnedOver || yawMax - yawMin >= hp.calibrationTurn)) { e2 += hp.uncalibratedFloor * hp.uncalibratedFloor }
         return e2
     }
 

@@ -56,6 +56,20 @@ struct HeadingUncertaintyTests {
         #expect(sigma(at: 158) < sigma(at: 98))
     }
 
+    /// An uncalibrated magnetometer (no whole-recording calibration: the causal case) counts
+    /// as calibrated once the device has turned over about a horizontal axis, though its
+    /// azimuth hardly changed: the bound loses the uncalibrated floor.
+    @Test func turningOverCalibrates() {
+        let flip = { (t: Double) in
+            Quaternion(axis: Vector3(1, 0, 0), angle: min(1, max(0, t - 10) / 20) * .pi) * Pose(headingDeg: 30, pitchDeg: 5, rollDeg: 0).orientation
+        }
+        let still = { (_: Double) in Pose(headingDeg: 30, pitchDeg: 5, rollDeg: 0).orientation }
+        let flipped = trace(duration: 60, truth: flip).last!.sigma
+        let held = trace(duration: 60, truth: still).last!.sigma
+        #expect(held > 3.5, "held still, uncalibrated: σ \(held)°")
+        #expect(flipped < held - 2, "turned over: σ \(flipped)° against \(held)°")
+    }
+
     /// Offline: the backward pass lags a bias error the other way, so that part cancels in an
     /// even blend; the field's systematic error is the same field's in both and does not.
     @Test func combinedCancelsTheLagButNotTheField() {
