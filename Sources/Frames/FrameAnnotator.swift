@@ -11,6 +11,12 @@ public struct OffscreenIndicator: Sendable, Equatable {
     /// Direction from the image centre toward the POI, degrees in image coordinates
     /// (0 = right, 90 = down).
     public var angleDeg: Double
+    /// False when the arrow shows its distance alone: with its name it found no place clear of
+    /// the cards and anchors (manifest: `"short": true`).
+    public var showsName = true
+    public init(position: Point2, angleDeg: Double, showsName: Bool = true) {
+        self.position = position; self.angleDeg = angleDeg; self.showsName = showsName
+    }
 }
 
 /// Geometry and indicator options of the annotator.
@@ -43,6 +49,9 @@ public struct FrameLabels: Sendable {
     /// Sight lines tested against the buildings, and the time they took.
     public var sightLines = 0
     public var occlusionSeconds = 0.0
+    /// Edge arrows left out because even their distance alone found no place clear of the HUD,
+    /// the other arrows, the marked anchors and the cards.
+    public var arrowsLeftOut = 0
 }
 
 /// Projects the POIs near the device into one frame and lays out their labels.
@@ -147,7 +156,7 @@ public struct FrameAnnotator: Sendable {
                               stackLevel: c.label.stackLevel, opacity: c.label.opacity, sizeFactor: c.label.sizeFactor)
         }
         // Off-screen indicators for the nearest POIs whose anchor is not on the image.
-        var given = 0
+        var given = 0, arrowsLeftOut = 0
         var indicators: [Point2] = []
         var footprints: [Rect] = []  // of the arrows given so far, with their texts
         // An arrow never covers a POI marked on the image: it moves along its edge off every
@@ -179,23 +188,31 @@ public struct FrameAnnotator: Sendable {
                 tries += 1
             }
             let name = hits[i].poi.labelText, detail = formatDistance(hits[i].distance)
-            // Clear of the cards too where it can be; of the anchors always.
-            guard let clear = keptClear(mark, name: name, detail: detail, avoiding: footprints + anchorAreas + cardBoxes)
-                    ?? keptClear(mark, name: name, detail: detail, avoiding: footprints + anchorAreas) else { continue }
-            mark = clear
+            // Never over an anchor or a card: an arrow that finds no clear place with its name
+            // shows its distance alone (a shorter pill); one that finds none even so is left out,
+            // and counted.
+            let avoiding = footprints + anchorAreas + cardBoxes
+            if let clear = keptClear(mark, name: name, detail: detail, avoiding: avoiding) {
+                mark = clear
+            } else if let short = keptClear(mark, name: "", detail: detail, avoiding: avoiding) {
+                mark = OffscreenIndicator(position: short.position, angleDeg: short.angleDeg, showsName: false)
+            } else {
+                arrowsLeftOut += 1
+                continue
+            }
             indicators.append(mark.position)
-            footprints.append(sizing.indicatorFootprint(tip: mark.position, angleDeg: mark.angleDeg, name: name, detail: detail,
-                                                        imageWidth: camera.width, imageHeight: camera.height))
+            footprints.append(sizing.indicatorFootprint(tip: mark.position, angleDeg: mark.angleDeg, name: mark.showsName ? name : "",
+                                                        detail: detail, imageWidth: camera.width, imageHeight: camera.height))
             annotations[i].offscreen = mark
             given += 1
         }
         return FrameLabels(annotations: annotations, clusters: clusters, sightLines: sightLines,
-                           occlusionSeconds: viewpoint == nil ? 0 : Double(sightNanoseconds) / 1e9)
+                           occlusionSeconds: viewpoint == nil ? 0 : Double(sightNanoseconds) / 1e9, arrowsLeftOut: arrowsLeftOut)
     }
 
     /// The arrow moved along the image edge so that it and its text keep out of the areas the
     /// layout keeps clear (the HUD), and of `avoiding` (the arrows given before, the marked
-    /// anchors): the smallest shift that clears every one and keeps the tip on the image. An
+    /// anchors, the cards): the smallest shift that clears every one and keeps the tip on the image. An
     /// arrow on a side edge moves only up or down (so it stays on its edge and points the same
     /// way); one on the top or bottom edge moves along it, or off the top edge's full-width
     /// compass tape. The smallest shift sets the footprint against some area's edge, so those

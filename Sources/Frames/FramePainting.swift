@@ -24,7 +24,7 @@ func drawing(for record: FrameRecord, background: FrameBackground, overlay: Fram
     }
     let indicators = record.annotations.compactMap { a -> IndicatorDrawing? in
         guard let o = a.offscreen else { return nil }
-        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: a.poi.labelText,
+        return IndicatorDrawing(position: o.position, angleDeg: o.angleDeg, name: o.showsName ? a.poi.labelText : "",
                                 detail: formatDistance(a.distance), category: a.poi.category)
     }
     let osm = record.annotations.contains { $0.poi.id.hasPrefix("osm:") }

@@ -92,7 +92,8 @@ public struct FramePipeline: Sendable {
                                  location: location, positionSigma: position.sigma, gps: position.gps, pose: pose,
                                  headingSigma: headingSigma, camera: camera, annotations: labels.annotations,
                                  clusters: labels.clusters,
-                                 sightLines: labels.sightLines, occlusionSeconds: labels.occlusionSeconds)
+                                 sightLines: labels.sightLines, occlusionSeconds: labels.occlusionSeconds,
+                                 arrowsLeftOut: labels.arrowsLeftOut)
         HeadingTrust.fadeCards(&record)
         if var viewSwitch = sequence.viewSwitch {
             record.mapFraction = viewSwitch.update(time: time, pitchDeg: pose.angles.pitch)

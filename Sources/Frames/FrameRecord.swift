@@ -104,6 +104,8 @@ public struct FrameRecord: Sendable {
     /// `--stats`; not in the manifest, which must not depend on timing).
     public var sightLines = 0
     public var occlusionSeconds = 0.0
+    /// Edge arrows left out for want of a place clear of the cards and anchors (`FrameLabels`).
+    public var arrowsLeftOut = 0
 
     /// Whether the frame is drawn as a map (the manifest's `"view": "map"`).
     public var isMapView: Bool { mapFraction >= 0.5 }
@@ -145,7 +147,8 @@ extension FrameAnnotation {
             stackLevel: stackLevel, visible: visible, occluded: occluded, marker: marker, cluster: cluster,
             // A fading or scaled card's look, for the cards drawn only.
             opacity: visible && opacity < 1 ? opacity : nil, size: visible && sizeFactor != 1 ? sizeFactor : nil,
-            offscreen: offscreen.map { ManifestFrame.Offscreen(x: $0.position.x, y: $0.position.y, angle: $0.angleDeg) })
+            offscreen: offscreen.map { ManifestFrame.Offscreen(x: $0.position.x, y: $0.position.y, angle: $0.angleDeg,
+                                                                        short: $0.showsName ? nil : true) })
     }
 }
 

@@ -26,6 +26,8 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
     public private(set) var sightLines = 0
     public private(set) var occlusionSeconds = 0.0
     public private(set) var frames = 0
+    /// Edge arrows left out for want of a place clear of the cards and anchors.
+    public private(set) var arrowsLeftOut = 0
 
     public init() {}
 
@@ -34,6 +36,7 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         sightLines += record.sightLines
         occlusionSeconds += record.occlusionSeconds
         guard !record.isMapView else { return }
+        arrowsLeftOut += record.arrowsLeftOut
         let figures = LabelFigures.of(record.annotations.lazy.map { ($0.visible, $0.marker, $0.occluded, $0.anchor) }, camera: record.camera)
         cards += figures.cards
         clusterCards += record.clusters.count
@@ -72,6 +75,9 @@ public struct LabelCounts: Sendable, Equatable, CustomStringConvertible {
         var text = "labels: \(cards) card\(cards == 1 ? "" : "s") (median \(medianCardsPerFrame), at most \(maxCardsPerFrame) a frame, cluster cards included)"
         if clusterCards > 0 { text += ", \(clusterCards) cluster card\(clusterCards == 1 ? "" : "s") for \(clustered) POIs" }
         text += ", \(dots) dot\(dots == 1 ? "" : "s")"
+        if arrowsLeftOut > 0 {
+            text += ", \(arrowsLeftOut) edge arrow\(arrowsLeftOut == 1 ? "" : "s") left out (no room clear of the cards)"
+        }
         // Said only when sight lines were checked (a source without buildings checks none).
         guard sightLines > 0 else { return text }
         let n = occludedPOIs.count

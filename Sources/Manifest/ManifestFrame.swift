@@ -181,8 +181,12 @@ public struct ManifestFrame: Decodable, Sendable, Equatable {
     public struct Offscreen: Decodable, Sendable, Equatable {
         public var x: Double, y: Double
         public var angle: Double
-        public init(x: Double, y: Double, angle: Double) { self.x = x; self.y = y; self.angle = angle }
-        enum CodingKeys: String, CodingKey { case x, y, angle = "angle_deg" }
+        /// True when the arrow shows its distance alone (no room for its name clear of the cards).
+        public var short: Bool?
+        public init(x: Double, y: Double, angle: Double, short: Bool? = nil) {
+            self.x = x; self.y = y; self.angle = angle; self.short = short
+        }
+        enum CodingKeys: String, CodingKey { case x, y, angle = "angle_deg", short }
     }
 
     public init(frame: Int, time: Double, image: String, still: String?, footage: String? = nil, footageFrame: Int? = nil,

@@ -95,6 +95,7 @@ extension ManifestFrame.Annotation {
             w.beginObject("offscreen")
             w.number("x", offscreen.x, decimals: 3); w.number("y", offscreen.y, decimals: 3)
             w.number("angle_deg", offscreen.angle, decimals: 3)
+            if let short = offscreen.short { w.bool("short", short) }
             w.endObject()
         }
         w.endObject()

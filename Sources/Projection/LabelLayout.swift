@@ -251,7 +251,8 @@ public struct LabelLayout: Sendable {
                 if box.minY >= 0, !keepOut.contains(where: { box.intersects($0) }), !leaderCrossesKeepOut(box, anchor),
                    !sharesColumn(box, anchor, with: leaders), options.maxStackLevel.map({ level <= $0 }) ?? true {
                     result[i].visible = true
-                } else if let (hung, hungLevel) = hangingPlace(base, anchor: anchor, placed: placed, leaders: leaders) {
+                } else if let (hung, hungLevel) = hangingPlace(base, anchor: anchor, placed: placed, leaders: leaders,
+                                                               others: eligible.compactMap { $0.index == i ? nil : candidates[$0.index].anchor }) {
                     result[i].box = hung
                     result[i].stackLevel = hungLevel
                     result[i].visible = true
@@ -330,13 +331,15 @@ public struct LabelLayout: Sendable {
             // A label that hung keeps its depth below the anchor while that place is clear (as a
             // stacked label keeps its level), so it does not bob when the one above it leaves.
             let id = candidates[chosen[k].index].id
+            let others = chosen.indices.compactMap { $0 == k ? nil : candidates[chosen[$0].index].anchor }
             if wasHung[k], let lift = memory.levels[id]?.lift, let level = previous[k],
-               let b = keptHangingPlace(chosen[k].box, anchor: anchor, y: chosen[k].box.y - lift, placed: placed, leaders: leaders) {
+               let b = keptHangingPlace(chosen[k].box, anchor: anchor, y: chosen[k].box.y - lift, placed: placed, leaders: leaders,
+                                        others: others) {
                 place(k, level, b)
                 hung[k] = true
                 return
             }
-            guard let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders) else { return }
+            guard let (b, l) = hangingPlace(chosen[k].box, anchor: anchor, placed: placed, leaders: leaders, others: others) else { return }
             place(k, l, b)
             hung[k] = true
         }

@@ -30,13 +30,23 @@ extension LabelLayout {
         }
     }
 
+    /// Whether `box` covers one of `anchors` (the other POIs in the picture that may get a card),
+    /// with `stackGap` of air: a card hung below or beside its own anchor must leave the others'
+    /// dots to be seen (a card above its anchor stands over the sky, where it may).
+    func coversAnchor(_ box: Rect, _ anchors: [Point2]) -> Bool {
+        let air = options.stackGap
+        let grown = Rect(x: box.x - air, y: box.y - air, width: box.width + 2 * air, height: box.height + 2 * air)
+        return anchors.contains { grown.contains($0) }
+    }
+
     /// The hanging place of a card that hung at `y` on the last frame, if it is still clear there
     /// (centred under its anchor or with either end at it, as `hangingPlace` puts it).
-    func keptHangingPlace(_ above: Rect, anchor: Point2, y: Double, placed: [Rect], leaders: [(box: Rect, anchor: Point2)]) -> Rect? {
+    func keptHangingPlace(_ above: Rect, anchor: Point2, y: Double, placed: [Rect], leaders: [(box: Rect, anchor: Point2)],
+                          others: [Point2]) -> Rect? {
         let obstacles = placed + options.keepOut
         return hangingLefts(above, anchor: anchor).lazy.map { Rect(x: $0, y: y, width: above.width, height: above.height) }.first { b in
             b.minY >= 0 && b.maxY <= imageHeight && !obstacles.contains { b.intersects($0) }
-                && !leaderCrossesKeepOut(b, anchor) && !sharesColumn(b, anchor, with: leaders)
+                && !leaderCrossesKeepOut(b, anchor) && !sharesColumn(b, anchor, with: leaders) && !coversAnchor(b, others)
         }
     }
 
@@ -53,14 +63,17 @@ extension LabelLayout {
     /// pushed down past the cards in its way (`stackGap` under each; the pushes are its stack
     /// level), centred under the anchor or with either end at it; or else beside the anchor,
     /// right then left, level with it or half a card higher or lower. Needs the place clear of
-    /// `placed`, the HUD and the image's edges, and the leader clear of the HUD. A phone in a car
+    /// `placed`, the HUD, the image's edges and the `others`' anchors (`coversAnchor`), and the
+    /// leader clear of the HUD. A phone in a car
     /// holder tilted back, or a camera pitched down, sees the horizon near the top of the picture:
     /// there the room is below.
-    func hangingPlace(_ above: Rect, anchor: Point2, placed: [Rect], leaders: [(box: Rect, anchor: Point2)]) -> (Rect, Int)? {
+    func hangingPlace(_ above: Rect, anchor: Point2, placed: [Rect], leaders: [(box: Rect, anchor: Point2)],
+                      others: [Point2]) -> (Rect, Int)? {
         let obstacles = placed + options.keepOut
         func clear(_ b: Rect) -> Bool {
             b.minY >= 0 && b.maxY <= imageHeight && b.minX >= 0 && b.maxX <= imageWidth
                 && !obstacles.contains { b.intersects($0) } && !leaderCrossesKeepOut(b, anchor) && !sharesColumn(b, anchor, with: leaders)
+                && !coversAnchor(b, others)
         }
         // Hanging: centred under the anchor, else with either end at it (`hangingLefts`).
         for x in hangingLefts(above, anchor: anchor) {

@@ -3,7 +3,8 @@ import Foundation
 import POIARCore
 
 /// An off-screen indicator: an arrow at the image edge pointing toward a POI that is in
-/// range but outside the view, with its name and distance beside it.
+/// range but outside the view, with its name and distance beside it (the distance alone when
+/// `name` is empty).
 public struct IndicatorDrawing: Sendable {
     /// The arrow's tip, on the image (inset from the edge).
     public var position: Point2
@@ -49,7 +50,8 @@ struct IndicatorGeometry {
 
         // The text pill sits behind the arrow (toward the image's inside), kept on the image.
         let font = style.detailFont
-        let full = indicator.detail.isEmpty ? indicator.name : "\(indicator.name) · \(indicator.detail)"
+        let full = indicator.detail.isEmpty ? indicator.name
+            : indicator.name.isEmpty ? indicator.detail : "\(indicator.name) · \(indicator.detail)"
         let (shown, textWidth) = ellipsised(full, font: font, maxWidth: style.maxTextWidth)
         text = shown
         let w = textWidth + 2 * IndicatorDesign.paddingX * s

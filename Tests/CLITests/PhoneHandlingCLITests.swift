@@ -155,7 +155,7 @@ import Testing
                 if let o = a.offscreen {
                     arrows += 1
                     let footprint = style.indicatorFootprint(tip: Point2(o.x, o.y), angleDeg: o.angle,
-                                                             name: a.name, detail: formatDistance(a.distance),
+                                                             name: o.short == true ? "" : a.name, detail: formatDistance(a.distance),
                                                              imageWidth: w, imageHeight: h)
                     #expect(!reserved.contains { $0.intersects(footprint) }, "frame \(frame.frame): arrow to \(a.name)")
                 }
