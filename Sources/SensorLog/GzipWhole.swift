@@ -36,7 +36,7 @@ enum GzipWhole {
         }
         guard input[0] == 0x1F, input[1] == 0x8B else { return nil }
         // The last member's ISIZE (its length mod 2³²): the whole length of a one-member file.
-        let tail = Int(input.load(fromByteOffset: size - 4, as: UInt32.self).littleEndian)
+        let tail = Int(input.loadUnaligned(fromByteOffset: size - 4, as: UInt32.self).littleEndian)
         var capacity = max(tail, 1 << 16)
         guard capacity <= maxInflatedBytes, let decompressor = libdeflate_alloc_decompressor() else { return nil }
         defer { libdeflate_free_decompressor(decompressor) }
