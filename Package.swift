@@ -21,7 +21,7 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
-        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",  // PNG compression (faster than zlib)
+        .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",  // PNG compression, gzipped logs inflated whole (faster than zlib)
                        providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Geodesy", dependencies: ["POIARCore"]),
         // Geodesy is pure; the data files its models read (the geoid grid) are found and read here.
         .target(name: "GeodesyData", dependencies: ["POIARCore", "Geodesy"]),
-        .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib"],
+        .target(name: "SensorLog", dependencies: ["POIARCore", "CZlib", "CDeflate"],
                 // The reader's per-row state lives in a class; runtime exclusivity checks on it
                 // cost about a tenth of `poiar pose` (docs/fusion-performance.md). Debug builds
                 // and the tests keep them.

@@ -6,7 +6,10 @@
 #   2. the filter's own throughput: `poiar pose LOG --bench-filter N` (the log in memory);
 #   3. `poiar pose` end to end, offline against pose_eval.py's offline VQF pipeline and --causal
 #      against its online VQF pipeline, on the same file.
-#   benchmarks/fusion.sh [--dir DIR] [--log LOG] [--passes N] [--runs N] [--no-table]
+#   4. with --instructions, the instructions `poiar pose` runs, offline and --causal (valgrind's
+#      callgrind on a copy without debug info, which valgrind 3.19 cannot read): the measure
+#      that does not depend on what else the machine runs.
+#   benchmarks/fusion.sh [--dir DIR] [--log LOG] [--passes N] [--runs N] [--no-table] [--instructions]
 # Needs a release build (swift build -c release --product poiar), python3 with numpy, and the
 # Python package vqf (pip install vqf) for the VQF columns.
 set -euo pipefail
@@ -18,6 +21,7 @@ log=""
 passes=50
 runs=5
 table=1
+instructions=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --dir) dir="$2"; shift 2;;
@@ -25,6 +29,7 @@ while [ $# -gt 0 ]; do
     --passes) passes="$2"; shift 2;;
     --runs) runs="$2"; shift 2;;
     --no-table) table=0; shift;;
+    --instructions) instructions=1; shift;;
     *) echo "unknown option $1" >&2; exit 2;;
   esac
 done
@@ -80,3 +85,16 @@ print()
 for name, t, ref, tr in (('poiar pose (offline)', tp, 'offline VQF', tvo), ('poiar pose --causal', tc, 'online VQF', tv)):
     print('%s is %.2fx %s than the %s pipeline' % (((name, tr / t, 'faster') if t <= tr else (name, t / tr, 'slower')) + (ref,)))
 PY
+
+if [ "$instructions" = 1 ]; then
+  echo
+  echo "## Instructions (callgrind, $(basename "$log"))"
+  echo
+  strip --strip-debug -o "$tmp/poiar" "$poiar"
+  for mode in offline causal; do
+    flag=""; [ "$mode" = causal ] && flag=--causal
+    n=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/callgrind.out" "$tmp/poiar" pose "$log" $flag --out "$tmp/p.csv" 2>&1 \
+        | sed -n 's/.*Collected : *//p')
+    printf "poiar pose (%s): %.3f G instructions\n" "$mode" "$(python3 -c "print($n / 1e9)")"
+  done
+fi

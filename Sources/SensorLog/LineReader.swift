@@ -10,13 +10,14 @@ package protocol ByteStream: AnyObject {
 }
 
 /// Reads a text file line by line in constant memory. Plain and gzip-compressed files are
-/// both read through zlib's gzread, which passes uncompressed input through unchanged; or
-/// the bytes come from a `ByteStream`. Line endings LF and CRLF; a UTF-8 byte-order mark at
+/// both read through zlib's gzread, which passes uncompressed input through unchanged, except
+/// a gzip file of modest size, inflated at once by libdeflate (`GzipWhole`); or the bytes come
+/// from a `ByteStream`. Line endings LF and CRLF; a UTF-8 byte-order mark at
 /// the start is dropped.
 package final class LineReader {
     /// The file as messages name it.
     package let path: String
-    private enum Input { case gz(gzFile), stream(ByteStream) }
+    private enum Input { case gz(gzFile), stream(ByteStream), inflated(UnsafeMutableRawBufferPointer) }
     private let input: Input
     /// What a file with an over-long line is not (for the message).
     private let expected: String
@@ -25,6 +26,8 @@ package final class LineReader {
     private var capacity: Int
     private var start = 0, end = 0
     private var atEOF = false
+    /// How much of an `inflated` input was copied into the buffer.
+    private var inflatedRead = 0
     package private(set) var lineNumber = 0
     /// A line longer than this is refused (a binary file or a corrupt log, not a CSV row).
     static let maxLineLength = 1 << 20
@@ -44,15 +47,25 @@ package final class LineReader {
             if let descriptor { close(descriptor) }
             throw InputError(file: path, "is a folder, expected a CSV file")
         }
-        guard let f = descriptor.map({ gzdopen($0, "rb") }) ?? gzopen(path, "rb") else {
-            if let descriptor { close(descriptor) }
-            throw InputError(file: path, "cannot open: \(String(cString: strerror(errno)))")
-        }
-        input = .gz(f)
         expected = "a poiar-log/1 CSV file"
-        gzbuffer(f, 1 << 16)
         capacity = 1 << 16
         buffer = .allocate(capacity: capacity)
+        let fd = descriptor ?? open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0, let whole = GzipWhole.inflate(fd: fd) {
+            close(fd)
+            input = .inflated(whole)
+            isCompressed = true
+            return
+        }
+        // Anything else is read through zlib from the start (the descriptor was read with pread only).
+        guard let f = fd >= 0 ? gzdopen(fd, "rb") : nil else {
+            let reason = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            buffer.deallocate()
+            throw InputError(file: path, "cannot open: \(reason)")
+        }
+        input = .gz(f)
+        gzbuffer(f, 1 << 16)
     }
 
     /// Lines of `stream`, named `display` in messages; `expected` says what the file should be
@@ -66,7 +79,11 @@ package final class LineReader {
     }
 
     deinit {
-        if case .gz(let file) = input { gzclose(file) }
+        switch input {
+        case .gz(let file): gzclose(file)
+        case .inflated(let bytes): bytes.deallocate()
+        case .stream: break
+        }
         buffer.deallocate()
     }
 
@@ -127,6 +144,12 @@ package final class LineReader {
             capacity *= 2
         }
         switch input {
+        case .inflated(let bytes):
+            let n = min(capacity - end, bytes.count - inflatedRead)
+            (buffer + end).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + inflatedRead, count: n)
+            inflatedRead += n
+            if n == 0 { atEOF = true }
+            end += n
         case .stream(let stream):
             let n = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
             if n == 0 { atEOF = true }
