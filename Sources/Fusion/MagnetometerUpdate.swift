@@ -177,22 +177,7 @@ extension ComplementaryFilter {
                 // (it includes whatever part of the offset the turns could not tell apart from
                 // the earth's field, e.g. the vertical one when turning about the vertical only).
                 let f = fit.field
-                state.magReference = (h, asin(max(-1, min(1, -f.z / h))))
-                state.magCandidateNorm = -1
-                state.magCandidateTime = 0
-                state.magUndisturbedTime = 0
-                state.magDisturbed = false
-                // If the field through the new offset points more than
-                // `hardIronHeadingResetDeg` away from the heading, the heading came through
-                // the wrong offset too (it started from an uncalibrated field): start it over,
-                // a running mean for τ_mag as at the beginning. (A heading the gyro held while
-                // the field was rejected agrees, and is kept.)
-                let hw = state.heading.w, hz = state.heading.z
-                let c = hw * hw - hz * hz, sn = 2 * hw * hz
-                let az = atan2(c * f.x - sn * f.y, sn * f.x + c * f.y)
-                if abs(wrapPi(az - params.declinationDeg * radPerDeg)) > params.hardIronHeadingResetDeg * radPerDeg {
-                    state.headingWarmup = 0
-                }
+                restartFieldReference((h, asin(max(-1, min(1, -f.z / h)))), field: f)
             }
         } else if fit.fullExcitation >= params.hardIronMinExcitation || state.hardIronFitsSinceJump != nil {
             // Refined by fits that pin every direction down; after a jump also by those that
@@ -205,5 +190,38 @@ extension ComplementaryFilter {
             }
             state.hardIron = state.hardIron + (fit.offset - state.hardIron) * k
         }
+    }
+
+    /// After a jump of the offset: `reference` becomes the disturbance check's reference, the
+    /// field counts as undisturbed, and if `f` (the field through the new offset, 6D frame)
+    /// points more than `hardIronHeadingResetDeg` away from the heading, the heading came
+    /// through the wrong offset too (it started from an uncalibrated field): it starts over, a
+    /// running mean for τ_mag as at the beginning. (A heading the gyro held while the field was
+    /// rejected agrees, and is kept.)
+    mutating func restartFieldReference(_ reference: (norm: Double, dip: Double), field f: Vector3) {
+        state.magReference = reference
+        state.magCandidateNorm = -1
+        state.magCandidateTime = 0
+        state.magUndisturbedTime = 0
+        state.magDisturbed = false
+        let hw = state.heading.w, hz = state.heading.z
+        let c = hw * hw - hz * hz, sn = 2 * hw * hz
+        let az = atan2(c * f.x - sn * f.y, sn * f.x + c * f.y)
+        if abs(wrapPi(az - params.declinationDeg * radPerDeg)) > params.hardIronHeadingResetDeg * radPerDeg {
+            state.headingWarmup = 0
+        }
+    }
+
+    /// Takes `offset` as the hard iron, found by a fit outside the filter that explains the
+    /// field far better than the current offset (`RunningLevelFit`: WMM2025's field in the
+    /// horizontal plane); `field` is the latest raw sample. The model's field becomes the
+    /// reference, and the heading starts over if it came through the wrong offset.
+    public mutating func adoptHardIron(_ offset: Vector3, latest field: Vector3) {
+        state.hardIron = offset
+        state.hardIronFitsSinceJump = nil
+        state.hardIronFit.reset()
+        guard let reference = expectedReference, state.initialized else { return }
+        let r = Matrix9(state.tiltCorrection * state.gyroAttitude)
+        restartFieldReference(reference, field: r.times(field - offset))
     }
 }

@@ -7,7 +7,9 @@ import POIARCore
 /// 1. **Calibrate over the whole recording**: the uncalibrated stream when the log has one
 ///    (one hard iron throughout), else the calibrated one with the OS's re-estimates taken out
 ///    (`MagnetometerSteps`); the magnetometer's hard iron (and soft iron and
-///    scale when its norm is far from WMM2025's intensity; `MagnetometerCalibration`), its
+///    scale when its norm is far from WMM2025's intensity; `MagnetometerCalibration`; in the
+///    horizontal plane when the device turned too little, `MagnetometerLevelFit`; disturbed
+///    spans left out: `prepareMagnetometer`), its
 ///    delay behind the gyro (`MagnetometerDelay`: its samples are moved to the instant they
 ///    describe), and the gyro bias wherever the device rested long enough to measure it
 ///    (`RestBiasSurvey`, `OfflineTrust`).
@@ -66,46 +68,11 @@ public struct OfflineFusion {
         var report = Report()
         var p = params
         p.tauMag = params.offlineTauMag
-        var sourceNotice: String?
-        var prior = params.magHardIronSeed
-        var fitted: MagnetometerCalibration?
-        if !recording[.magUncal].isEmpty {
-            // The raw field's hard iron is one offset over the whole recording, where the OS may
-            // have re-estimated the calibrated stream's bias: used when it can be calibrated.
-            let raw = recording[.magUncal]
-            recording[.magUncal] = SampleSeries()
-            let cal = MagnetometerCalibration.fit(raw, accel: recording.accel, prior: nil, expectedFieldUT: params.expectedFieldUT,
-                                                  expectedDipDeg: params.expectedDipDeg, params: params)
-            if !cal.isIdentity {
-                recording.mag = raw
-                fitted = cal
-                prior = nil  // (a log's offset is the calibrated stream's)
-                p.magHardIronSeed = nil
-                sourceNotice = "the uncalibrated stream (mag_uncal) is used"
-            } else {
-                sourceNotice = "the uncalibrated stream (mag_uncal) is not used: \(cal.limitation ?? "no calibration fits it")"
-            }
-        }
-        if fitted == nil && removesMagnetometerSteps {
-            let steps = MagnetometerSteps.remove(from: &recording.mag, gyro: recording.gyro)
-            if !steps.isEmpty {
-                let sizes = steps.map(\.offsetChange.norm)
-                let text = String(format: "the OS re-estimated the calibration %d time(s) (steps of %.1f–%.1f µT, first at %.1f s): taken out",
-                                  steps.count, sizes.min()!, sizes.max()!, steps[0].time - recording.mag.times[0])
-                sourceNotice = sourceNotice.map { $0 + "; " + text } ?? text
-            }
-        }
+        let magnetometer = prepareMagnetometer(&recording, &p)
         let hasMag = !recording.mag.isEmpty
 
-        if hasMag {
-            let cal = fitted ?? MagnetometerCalibration.fit(recording.mag, accel: recording.accel, prior: prior,
-                                                            expectedFieldUT: params.expectedFieldUT, expectedDipDeg: params.expectedDipDeg,
-                                                            params: params)
+        if hasMag, let cal = magnetometer.calibration {
             report.calibration = cal
-            if !cal.isIdentity {
-                recording.mag.transformVectors { cal.apply($0) }
-                p.magHardIronSeed = nil
-            }
             if let expected = params.expectedFieldUT {
                 // The disturbance check compares the field with a reference: the model's
                 // intensity and dip only when the calibrated field matches them (a full
@@ -124,7 +91,8 @@ public struct OfflineFusion {
             }
             report.notices = Self.notices(cal, delay: report.magDelay, expected: params.expectedFieldUT,
                                           threshold: params.magNormThreshold)
-            if let sourceNotice { report.notices.insert("magnetometer: \(sourceNotice)", at: 0) }
+            if let source = magnetometer.source { report.notices.insert("magnetometer: \(source)", at: 0) }
+            if let disturbed = magnetometer.disturbed { report.notices.append(disturbed) }
         } else {
             p.magStartWait = 0
             report.relativeHeading = "heading is relative: the recording has no magnetometer (azimuth 0 = the device's facing direction at the first pose)"

@@ -230,6 +230,13 @@ public struct FusionPass {
         var course = CausalCourseOutput()
         var steps = StepDetector()
         var motion: [MotionSample] = []
+        // The magnetometer's hard iron in the horizontal plane when the turns are too narrow
+        // for the filter's own fit (`RunningLevelFit`); a log with only uncalibrated rows
+        // (`mag_uncal`) is fused with them, calibrated as the pass goes. (A poiar-log does not
+        // say which sensors it has: its `mag_uncal` rows stand in until a `mag` row comes.)
+        var levelFit = RunningLevelFit(params: params)
+        let uncalibratedOnly = reader.sensors.map { !$0.contains(VectorSensor.mag.name) }
+        var sawMag = false, fedUncalibrated = false
 
         func addFrame(_ slot: FrameSlot) {
             if let pose = filter.pose {
@@ -272,8 +279,11 @@ public struct FusionPass {
             counter.count(record.sample)
             let wasInitialized = filter.isInitialized
             switch record.sample {
-            case .vector(let sensor, let time, let value):
+            case .vector(var sensor, let time, let value):
+                if sensor == .mag { sawMag = true }
+                if sensor == .magUncal, uncalibratedOnly ?? !sawMag { sensor = .mag; fedUncalibrated = true }
                 filter.update(sensor, value, time: time)
+                if sensor == .mag { levelFit?.add(value, time: time, filter: &filter) }
                 if sensor == .gyro, let pose = filter.pose {
                     course.course.observe(pose.orientation, time: time)
                     course.notices(final: nil, onNotice)
@@ -322,6 +332,8 @@ public struct FusionPass {
             emitSynthetic(before: lastTime, inclusive: true)
             course.notices(final: lastTime, onNotice)
         }
+        if fedUncalibrated && !sawMag { onNotice?("magnetometer: the log has only uncalibrated rows (mag_uncal): fused with them, calibrated as the pass goes") }
+        if let firstTime, let notice = levelFit?.notice(origin: firstTime) { onNotice?(notice) }
         footageOutside += (footageFrames?.count ?? 0) - nextFootage
         if !waiting.isEmpty {
             throw InputError(file: reader.path, line: waiting[0].line,

@@ -32,6 +32,7 @@ public struct MotionScript: Sendable {
         public var hardIron: Vector3?
         public var magDisturbances: [SimulationConfig.MagDisturbance]?
         public var osMagCalibration: [SimulationConfig.OSCalibrationStep]?
+        public var magUncalibratedOnly: Bool?
         public var gpsNoise: Double?
         public var gpsNoiseVariation: Double?
         public var gpsOutages: [SimulationConfig.TimeRange]?
@@ -54,6 +55,7 @@ public struct MotionScript: Sendable {
         if let v = s.hardIron { config.hardIron = v }
         if let v = s.magDisturbances { config.magDisturbances = v }
         if let v = s.osMagCalibration { config.osMagCalibration = v }
+        if let v = s.magUncalibratedOnly { config.magUncalibratedOnly = v }
         if let v = s.gpsNoise { config.gpsNoise = v }
         if let v = s.gpsNoiseVariation { config.gpsNoiseVariation = v }
         if let v = s.gpsOutages { config.gpsOutages = v }
@@ -284,7 +286,7 @@ struct ScriptParser {
     func sensors(_ v: JSONValue) throws -> MotionScript.SensorSettings {
         guard let obj = v.object else { throw fail("sensors", "expected an object") }
         try checkKeys(obj, ["seed", "fps", "gyro_noise", "gyro_bias", "accel_noise", "mag_noise", "hard_iron", "mag_disturbance",
-                            "os_mag_calibration", "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "gps_errors", "delivery"], at: "sensors")
+                            "os_mag_calibration", "mag_uncal_only", "gps_noise", "gps_noise_variation", "gps_outage", "gyro_outage", "gps_bad", "gps_errors", "delivery"], at: "sensors")
         var s = MotionScript.SensorSettings()
         if let x = obj["seed"] {
             let n = try number(x, "sensors.seed", in: 0...9_007_199_254_740_992, "a whole number ≥ 0")
@@ -321,6 +323,10 @@ struct ScriptParser {
                 steps.append(SimulationConfig.OSCalibrationStep(time: d[0], estimate: Vector3(d[1], d[2], d[3])))
             }
             s.osMagCalibration = steps
+        }
+        if let x = obj["mag_uncal_only"] {
+            guard case .bool(let b) = x else { throw fail("sensors.mag_uncal_only", "expected true or false") }
+            s.magUncalibratedOnly = b
         }
         if let x = obj["gps_outage"] { s.gpsOutages = try timeRanges(x, "sensors.gps_outage") }
         if let x = obj["gyro_outage"] { s.gyroOutages = try timeRanges(x, "sensors.gyro_outage") }

@@ -64,6 +64,10 @@ public struct SimulationConfig: Sendable {
     /// carry the raw field with the whole hard iron (Sensor Logger's
     /// `MagnetometerUncalibrated.csv`). Empty: `mag` rows only, with the hard iron.
     public var osMagCalibration: [OSCalibrationStep] = []
+    /// Only `mag_uncal` rows (the raw field with the hard iron), no `mag` rows: an export whose
+    /// calibrated magnetometer was not recorded (Sensor Logger with only
+    /// MagnetometerUncalibrated.csv).
+    public var magUncalibratedOnly = false
 
     public struct OSCalibrationStep: Sendable, Equatable {
         public var time: Double
@@ -232,6 +236,7 @@ public struct Simulator: Sendable {
         // A stream of its own, drawn after the others: logs without the model are unchanged.
         var gpsModel = GPSErrorModel.Run(c.gpsErrors, duration: trajectory.duration, seed: rng.next())
         if c.gpsErrors != GPSErrorModel() { meta.entries += c.gpsErrors.metadata(gpsModel) }
+        if c.magUncalibratedOnly { meta.entries.append(("sim_mag_rows", "mag_uncal only (the raw field, hard iron included)")) }
         if c.hardIron != .zero {
             meta.entries.append(("sim_hard_iron_ut", String(format: "%.2f, %.2f, %.2f", c.hardIron.x, c.hardIron.y, c.hardIron.z)))
         }
@@ -290,6 +295,10 @@ public struct Simulator: Sendable {
                 world = world + Vector3(d.microtesla * on, 0, 0)
             }
             let raw = r * world + c.hardIron + noise(&magRNG, c.magNoise)
+            if c.magUncalibratedOnly {
+                try emit(.vector(.magUncal, time: t, value: raw), .mag, index: i, rate: c.magRate, t0: magT0)
+                return
+            }
             guard !c.osMagCalibration.isEmpty else {
                 try emit(.mag(time: t, field: raw), .mag, index: i, rate: c.magRate, t0: magT0)
                 return
