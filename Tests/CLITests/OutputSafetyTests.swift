@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What poiar writes (docs/robustness.md, "What poiar writes") beyond the catalogue's one-line
+/// What poiar writes (docs/robustness-campaigns.md) beyond the catalogue's one-line
 /// refusals: interrupted and killed writes, refusals that need a replay first, inputs that
 /// gave wrong output with exit status 0.
 @Suite struct OutputSafetyTests {
@@ -178,5 +178,22 @@ import Testing
         #expect(manifest.utf8.count < 20_000)
         #expect(manifest.contains(String(repeating: "x", count: 999)))
         #expect(!manifest.contains(String(repeating: "x", count: 1000)))
+    }
+
+    /// A name that is one character — "a" and three million combining accents (6 MB) — is cut
+    /// too: characters alone bound nothing (it was kept whole, 8 s for two frames).
+    @Test func aNameOfOneHugeCharacterIsCutAtImport() throws {
+        let dir = try folderWithLog(meta: ["# pois: big.csv", "# camera_hfov_deg: 60"])
+        defer { cleanUp(dir) }
+        let name = "a" + String(repeating: "\u{0301}", count: 3_000_000)
+        #expect(name.count == 1)
+        try put("id,name,category,lat,lon\n1," + name + ",cafe,60.1680,24.9493\n", "big.csv", in: dir)
+        let start = Date()
+        let r = try runPoiar(["replay", "log.csv", "--out", "out", "--size", "640x480"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("names or other texts over 1000 characters, cut with an ellipsis: 1"), "\(r.stderr)")
+        #expect(Date().timeIntervalSince(start) < 20)
+        let manifest = try String(contentsOf: dir.appendingPathComponent("out/frames.jsonl"), encoding: .utf8)
+        #expect(manifest.utf8.count < 40_000, "\(manifest.utf8.count) bytes")
     }
 }
