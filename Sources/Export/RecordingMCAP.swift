@@ -94,7 +94,14 @@ public final class RecordingMCAP {
         self.images = images
         self.logPath = logPath
         if let start = metadata.startUTC {
-            startNanoseconds = Int64((start.timeIntervalSince1970 * 1e9).rounded())
+            // MCAP log times are nanoseconds since 1970 in 64 bits: 1677 to 2262 (a start
+            // beyond crashed the conversion).
+            let ns = (start.timeIntervalSince1970 * 1e9).rounded()
+            guard ns.magnitude < 9e18 else {
+                throw InputError(file: logPath, field: "start_utc",
+                                 "\(metadata["start_utc"] ?? "") lies beyond 2262, past what MCAP log times (nanoseconds since 1970) can hold")
+            }
+            startNanoseconds = Int64(ns)
         } else {
             startNanoseconds = 0
             notice("mcap: \(logPath) has no start_utc: log times in the MCAP file are the log's own seconds, counted from 1970-01-01")
@@ -235,10 +242,14 @@ public final class RecordingMCAP {
     private func nanoseconds(_ time: Double, line: Int?) throws -> UInt64 {
         // In integers: a Double holds today's nanoseconds since 1970 only to 256 ns.
         let offset = (time * 1e9).rounded()
-        guard offset.magnitude < 9e18, case let (ns, overflow) = startNanoseconds.addingReportingOverflow(Int64(offset)),
-              !overflow, ns >= 0 else {
+        guard offset.magnitude < 9e18, case let (ns, overflow) = startNanoseconds.addingReportingOverflow(Int64(offset)), !overflow else {
             throw InputError(file: logPath, line: line, field: "time",
-                             "\(time) s falls before 1970 on the log's clock, where MCAP log times cannot go (give the log a start_utc)")
+                             "\(time) s lies beyond 2262 on the log's clock, past what MCAP log times (nanoseconds since 1970) can hold")
+        }
+        guard ns >= 0 else {
+            throw InputError(file: logPath, line: line, field: "time",
+                             "\(time) s falls before 1970 on the log's clock, where MCAP log times cannot go"
+                                + (startNanoseconds == 0 ? " (give the log a start_utc)" : " (its start_utc is before 1970)"))
         }
         return UInt64(ns)
     }

@@ -190,6 +190,12 @@ public final class VideoDecoder {
             if r >= 0 {
                 let f = decoded!.pointee
                 let stamp = f.best_effort_timestamp != poiar_av_nopts_value() ? f.best_effort_timestamp : f.pts
+                // A frame libavcodec decoded from damaged data (it hid the damage with
+                // concealment, or marked the frame corrupt) would be drawn with garbage where
+                // the damage is, as a JPEG damaged inside would: refused, as that is.
+                if f.decode_error_flags != 0 || f.flags & 1 != 0 {  // AV_FRAME_FLAG_CORRUPT
+                    throw InputError(file: path, "the video is damaged inside at \(String(format: "%.3f", Double(stamp) * stream.timeBase)) s (libavcodec decoded that frame from broken data, flags \(f.decode_error_flags)): its picture would be drawn with garbage where the damage is; replace the file")
+                }
                 return (decoded!, stamp)
             }
             if r == poiar_averror_eof() { drained = true; return nil }

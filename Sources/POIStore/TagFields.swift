@@ -69,11 +69,14 @@ extension ParsedPOIs {
     /// a source with a 10 MB name neither slows every frame nor fills every manifest line.
     public static let maxTextLength = 1000
 
-    /// Cuts each POI's texts to `maxTextLength` characters (ending in "…"), counted.
+    /// Cuts each POI's texts to `maxTextLength` characters of at most 4 Unicode scalars each
+    /// on average (ending in "…"), counted: a character of a million combining accents is cut too.
     mutating func cutLongTexts() {
         func cut(_ text: inout String) -> Bool {
-            guard text.utf8.count > Self.maxTextLength, text.count > Self.maxTextLength else { return false }
-            text = String(text.prefix(Self.maxTextLength - 1)) + "…"
+            guard text.utf8.count > Self.maxTextLength else { return false }
+            let head = boundedPrefix(text, characters: Self.maxTextLength, scalars: 4 * Self.maxTextLength)
+            guard !head.isWhole else { return false }
+            text = boundedPrefix(text, characters: Self.maxTextLength - 1, scalars: 4 * Self.maxTextLength - 1).text + "…"
             return true
         }
         func cut(_ text: inout String?) -> Bool {

@@ -21,6 +21,16 @@ public final class PhoneRecording: LogSource {
     /// Opens `path` (a folder or a zip archive). Notices found while opening (missing
     /// sensors, skipped files) are kept and handed to `onNotice` on the first read. `geoid`
     /// makes heights above sea level (phyphox's) ellipsoidal.
+    /// Whether `path` (a folder or zip) is a phone app's export poiar reads: false for any
+    /// other folder or file; an export refused for what it holds (a link out of it) throws,
+    /// rather than passing for a folder of logs.
+    public static func isRecording(path: String) throws -> Bool {
+        guard let container = try? RecordingContainer(path: path),
+              SensorLoggerImport.recognises(container) || PhyphoxImport.recognises(container) else { return false }
+        try container.checkInside()
+        return (try? PhoneRecording(path: path)) != nil
+    }
+
     public init(path: String, geoid: Geoid = .system) throws {
         self.path = path
         let container = try RecordingContainer(path: path)
@@ -32,9 +42,11 @@ public final class PhoneRecording: LogSource {
         let opened: (streams: [RecordStream], metadata: LogMetadata)
         if SensorLoggerImport.recognises(container) {
             app = .sensorLogger
+            try container.checkInside()
             opened = try SensorLoggerImport.open(container, purpose: .recording) { m in box.isLive ? live(m) : note(m) }
         } else if PhyphoxImport.recognises(container) {
             app = .phyphox
+            try container.checkInside()
             opened = try PhyphoxImport.open(container, geoid: geoid) { m in box.isLive ? live(m) : note(m) }
         } else {
             let csvs = container.files.filter { $0.lowercased().hasSuffix(".csv") }
@@ -90,6 +102,7 @@ public final class PhoneRecording: LogSource {
             container = try RecordingContainer(path: path)
             purpose = .orientation(file: nil)
         }
+        try container.checkInside()
         let opened = try SensorLoggerImport.open(container, purpose: purpose, notice: onNotice)
         let merged = MergedStreams(opened.streams)
         var out: [(time: Double, attitude: Quaternion)] = []

@@ -9,6 +9,8 @@ final class RecordingContainer {
     let path: String
     /// Every file inside (not folders), in sorted order.
     let files: [String]
+    /// Files and folders (path inside, real path) that are symbolic links leading out of it.
+    let linksOut: [(name: String, target: String)]
     private let zip: ZipArchive?
     private let zipEntries: [String: ZipArchive.Entry]
 
@@ -23,6 +25,10 @@ final class RecordingContainer {
             zipEntries = [:]
             var found: [String] = []
             let base = URL(fileURLWithPath: path)
+            // A file or folder that is a symbolic link out of the export (made by someone else)
+            // is noted, not read: an export holding one is refused (`checkInside`).
+            var out: [(name: String, target: String)] = []
+            let real = base.standardizedFileURL.resolvingSymlinksInPath().path
             // Two levels deep is enough for an unpacked export (files at the top, or in one folder).
             func scan(_ url: URL, _ prefix: String, depth: Int) {
                 guard let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) else { return }
@@ -30,6 +36,8 @@ final class RecordingContainer {
                     let child = url.appendingPathComponent(name)
                     var childIsDir: ObjCBool = false
                     guard FileManager.default.fileExists(atPath: child.path, isDirectory: &childIsDir) else { continue }
+                    let target = child.standardizedFileURL.resolvingSymlinksInPath().path
+                    guard pathIsInside(target, real) else { out.append((prefix + name, target)); continue }
                     if childIsDir.boolValue {
                         if depth < 2 { scan(child, prefix + name + "/", depth: depth + 1) }
                     } else {
@@ -39,6 +47,7 @@ final class RecordingContainer {
             }
             scan(base, "", depth: 0)
             files = found.sorted()
+            linksOut = out
         } else {
             let archive = try ZipArchive(path: path)
             zip = archive
@@ -50,6 +59,16 @@ final class RecordingContainer {
             }
             zipEntries = byName
             files = byName.keys.sorted()
+            linksOut = []
+        }
+    }
+
+    /// Refuses an export holding a symbolic link that leads out of it, as a path in a log
+    /// that leads out is: its target would be read (and its first line quoted in an error)
+    /// from anywhere (docs/security.md).
+    func checkInside() throws {
+        if let link = linksOut.first {
+            throw InputError(file: display(link.name), "is a symbolic link to \(link.target), outside the recording \(path): a recording's files must stay inside it")
         }
     }
 

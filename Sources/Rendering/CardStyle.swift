@@ -195,10 +195,12 @@ public struct CardStyle: LabelSizing {
 /// Cuts between grapheme clusters (never inside an emoji or accented letter).
 func ellipsised(_ text: String, font: ScaledFont, maxWidth: Double) -> (String, Double) {
     // A visible character is a pixel wide or more, so no more than maxWidth + 1 of them are
-    // measured: a name of megabytes (from a database made before import cut names) costs
-    // no more than one that fills the card.
-    let head = text.prefix(max(1, Int(maxWidth) + 1))
-    if head.endIndex == text.endIndex {
+    // measured (and of those, no more than 4 Unicode scalars each on average: one character
+    // can hold a million combining accents): a name of megabytes (from a database made before
+    // import cut names) costs no more than one that fills the card.
+    let count = max(1, Int(maxWidth) + 1)
+    let (head, isWhole) = boundedPrefix(text, characters: count, scalars: 4 * count)
+    if isWhole {
         let fullWidth = font.width(of: text)
         if fullWidth <= maxWidth { return (text, fullWidth) }
     }

@@ -1,3 +1,4 @@
+import CDeflate
 import CJPEG
 import CPNG
 import Foundation
@@ -45,6 +46,18 @@ func probeStillData(_ data: Data, file: String, maxPixels: Int) throws -> (size:
     case nil:
         if data.isEmpty { throw InputError(file: file, "image file is empty") }
         throw InputError(file: file, "not a PNG or JPEG image (unrecognised first bytes \(hexPrefix(data)))")
+    }
+}
+
+/// A frame file poiar wrote, checked whole before `merge` takes it: a PNG (not a JPEG or
+/// anything else under a frame's name), whose header reads and whose chunks run to `IEND`
+/// with every CRC right. Returns its width and height.
+public func probeFramePNG(_ url: URL) throws -> (width: Int, height: Int) {
+    let data = try readStill(url)
+    switch StillFormat(sniffing: data) {
+    case .png: return try probeStillData(data, file: url.path, maxPixels: .max).size
+    case .jpeg: throw InputError(file: url.path, "is a JPEG, not the PNG poiar writes for a frame")
+    case nil: throw InputError(file: url.path, data.isEmpty ? "is empty" : "is not a PNG (unrecognised first bytes \(hexPrefix(data)))")
     }
 }
 
@@ -100,7 +113,9 @@ private func jpegHeaderSize(_ data: Data, file: String) throws -> (width: Int, h
 }
 
 /// Why a PNG's chunk sequence is not whole (PNG spec §5.3: length, type, data, CRC), or nil.
-/// Only the lengths are followed; the CRCs are checked when the still is decoded.
+/// Each chunk's CRC-32 is checked too (libdeflate's, a few GB/s): a copy damaged inside keeps
+/// its length but not its bytes, and would otherwise be found only when decoded, after
+/// frames were written (or never, for a frame file `merge` puts into a video).
 func pngStructureProblem(_ data: Data) -> String? {
     data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> String? in
         let b = raw.bindMemory(to: UInt8.self)
@@ -115,6 +130,13 @@ func pngStructureProblem(_ data: Data) -> String? {
             let type = (b[offset + 4], b[offset + 5], b[offset + 6], b[offset + 7])
             guard b.count - offset - 12 >= length else {
                 return "file is truncated (a chunk at byte \(offset) needs \(length + 12) bytes, \(b.count - offset) left)"
+            }
+            let stored = UInt32(b[offset + 8 + length]) << 24 | UInt32(b[offset + 9 + length]) << 16
+                | UInt32(b[offset + 10 + length]) << 8 | UInt32(b[offset + 11 + length])
+            let crc = UInt32(libdeflate_crc32(0, b.baseAddress! + offset + 4, 4 + length))
+            guard crc == stored else {
+                let name = String(decoding: [type.0, type.1, type.2, type.3], as: UTF8.self)
+                return "the \(name) chunk at byte \(offset) is damaged (its CRC does not match its data)"
             }
             if type == (0x49, 0x44, 0x41, 0x54) { sawIDAT = true }  // IDAT
             if type == (0x49, 0x45, 0x4E, 0x44) { return sawIDAT ? nil : "no image data (no IDAT chunk)" }  // IEND

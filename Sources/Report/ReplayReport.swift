@@ -23,10 +23,15 @@ public enum ReplayReport {
         /// RMSE over the frames with a truth row, degrees.
         public var headingRMSE: Double?
         public var inclinationRMSE: Double?
+        /// The base map's streets, buildings and areas near the frames (nil: none was given).
+        public var baseMapNearby: Int? = nil
         public var description: String {
             var text = "report: wrote \(url.path) (\(frames) frames"
             if let headingRMSE, let inclinationRMSE {
                 text += String(format: "; against the truth: heading RMSE %.2f°, inclination %.2f°", headingRMSE, inclinationRMSE)
+            }
+            if baseMapNearby == 0 {
+                text += "; the base map has nothing within \(Int(ReportData.baseMapReach)) m of the frames, so the page's map has no streets: is it an extract of another place?"
             }
             return text + ")"
         }
@@ -55,7 +60,8 @@ public enum ReplayReport {
         let html = ReportPage.html(title: title, dataJSON: data.json(title: title, log: log, truth: errors, baseMap: baseMap ?? []))
         let url = dir.appendingPathComponent(fileName)
         try AtomicFile.write(Data(html.utf8), to: url)
-        return Summary(url: url, frames: data.frames.count, headingRMSE: errors?.headingRMSE, inclinationRMSE: errors?.inclinationRMSE)
+        return Summary(url: url, frames: data.frames.count, headingRMSE: errors?.headingRMSE, inclinationRMSE: errors?.inclinationRMSE,
+                       baseMapNearby: baseMap.map { data.featuresNearFrames($0).count })
     }
 }
 

@@ -97,6 +97,11 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
                     throw InputError(file: path, line: lines.lineNumber,
                                      "data row before the header; expected the header \"\(SensorLogReader.header)\"")
                 }
+                if lines.lineNumber == 1, let kind = SensorLogReader.seekingKind(Array(line.utf8.prefix(8))) {
+                    // A file of this kind is told from its first bytes before it reaches this
+                    // reader; here it came through a pipe, whose first bytes cannot be read twice.
+                    throw InputError(file: path, "is \(kind) arriving through a pipe: poiar reads it with seeking, which a pipe cannot do; save it to a file first")
+                }
                 throw InputError(file: path, line: lines.lineNumber,
                                  "unknown column layout \"\(trimmed.prefix(80))\"; expected the header \"\(SensorLogReader.header)\"")
             }
@@ -290,6 +295,15 @@ extension SensorLogReader {
             throw fail("orientation x, y, z must be a unit quaternion's vector part (length ≤ 1), found length \(v.norm)")
         }
         return q
+    }
+
+    /// "an MP4/MOV video (a GoPro clip?)" or "a zip archive (a phone export?)" when a file's
+    /// first bytes are those of a kind poiar reads with seeking (an ISO media file's `ftyp`
+    /// box, a zip's local header), else nil.
+    static func seekingKind(_ head: [UInt8]) -> String? {
+        if head.count >= 8, head[4..<8].elementsEqual("ftyp".utf8) { return "an MP4/MOV video (a GoPro clip?)" }
+        if head.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return "a zip archive (a phone export?)" }
+        return nil
     }
 
     /// A trimmed field as a number (`DecimalText.parse`: the fast path's exact decimals, else

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Maps
+import POIARCore
 import Replay
 import Report
 
@@ -27,8 +28,18 @@ struct ReportCommand: ParsableCommand {
             try checkOutputs(writes: [(URL(fileURLWithPath: dir).appendingPathComponent(ReplayReport.fileName).path, "the report")],
                              reads: [(truth, "the truth"), (log, "the recording"), (basemap, "the base map")])
             let series = try truth.map { (series: try readTruth($0, log: log, trueNorthAdvice: nil), file: $0) }
-            let baseMap = try basemap.flatMap(TrackMap.baseMapFeatures)
-            printNotice(try ReplayReport.write(dir: URL(fileURLWithPath: dir), truth: series, log: log, baseMap: baseMap).description)
+            let baseMap = try basemap.map { path in
+                guard let features = try TrackMap.baseMapFeatures(path) else {
+                    throw InputError(file: path, "is not an OSM extract (a poiar database, CSV, GeoJSON and Places answers have no streets): --basemap takes OSM PBF, OSM XML or Overpass JSON")
+                }
+                return features
+            }
+            // The page names the log as the run's recording: it must be that.
+            let folder = URL(fileURLWithPath: dir)
+            if let log, FileManager.default.fileExists(atPath: folder.appendingPathComponent("frames.jsonl").path) {
+                try RunLogCheck.check(log: log, dir: folder)
+            }
+            printNotice(try ReplayReport.write(dir: folder, truth: series, log: log, baseMap: baseMap).description)
         }
     }
 }

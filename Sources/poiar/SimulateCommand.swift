@@ -43,8 +43,14 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try reportingErrors {
+            // The log's `# pois:` and `# camera:` name files beside it that a replay reads:
+            // writing the truth or track over one would leave the log naming that instead.
+            let logFolder = URL(fileURLWithPath: out).deletingLastPathComponent()
+            let named = { (path: String?) in path.map { $0.hasPrefix("/") ? $0 : logFolder.appendingPathComponent($0).path } }
             try checkOutputs(writes: [(out, "--out"), (truth, "--truth"), (track, "--track")],
-                             reads: [(path, "the path"), (FileManager.default.fileExists(atPath: script) ? script : nil, "the script")])
+                             reads: [(path, "the path"), (FileManager.default.fileExists(atPath: script) ? script : nil, "the script"),
+                                     (named(settings.pois), "the POI source the log names"),
+                                     (named(settings.camera), "the camera file the log names")])
             var config = try SimulationSetup.config(script: script, waypoints: waypoints?.points, pathFile: path,
                                                     startUTC: SimulatedLogArguments.defaultStart)
             settings.apply(to: &config)

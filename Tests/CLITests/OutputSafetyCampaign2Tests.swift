@@ -4,7 +4,7 @@ import Replay
 import Report
 import Testing
 
-/// The second bad-input campaign of issue 29 (docs/robustness.md, "Second campaign"): the
+/// The second bad-input campaign of issue 29 (docs/robustness-campaigns.md, "Campaign 3"): the
 /// features added after the first (`pose --track`, `--report`, `merge` on a finished folder,
 /// `report --basemap`, the benchmarks' folders, simulator settings) and the classes it found:
 /// outputs missing from the up-front check, a folder or pipe where a file is read, standard

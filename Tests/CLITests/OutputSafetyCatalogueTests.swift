@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The bad-input catalogue's second part (docs/robustness.md, "What poiar writes"): outputs
+/// The bad-input catalogue's second part (docs/robustness-campaigns.md, "Campaign 2"): outputs
 /// that are inputs, special files or unusable targets, refused by the one gate before any work;
 /// inputs that gave exit status 0 with wrong output; errors that did not say what was wrong.
 /// Each case is checked as the first part's are (`BadInputCatalogueTests.expectRefused`).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// What poiar writes (docs/robustness.md, "What poiar writes") beyond the catalogue's one-line
+/// What poiar writes (docs/robustness-campaigns.md) beyond the catalogue's one-line
 /// refusals: interrupted and killed writes, refusals that need a replay first, inputs that
 /// gave wrong output with exit status 0.
 @Suite struct OutputSafetyTests {
@@ -163,20 +163,33 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/frames.jsonl").path))
     }
 
-    /// A POI with a 10 MB name is imported with its name cut to 1000 characters (a notice says
-    /// so), and a frame showing it is drawn as fast as any.
-    @Test func aTenMegabyteNameIsCutAtImport() throws {
+    /// A POI with a 10 MB name — 10 million characters, or one character: "a" and three
+    /// million combining accents (6 MB, kept whole by a bound in characters alone: 8 s for two
+    /// frames) — is imported with its name cut (a notice says so), and a frame showing it is
+    /// drawn as fast as any. Returns the manifest.
+    func replayWithName(_ name: String) throws -> String {
         let dir = try folderWithLog(meta: ["# pois: big.csv", "# camera_hfov_deg: 60"])
         defer { cleanUp(dir) }
-        try put("id,name,category,lat,lon\n1," + String(repeating: "x", count: 10_000_000) + ",cafe,60.1680,24.9493\n", "big.csv", in: dir)
+        try put("id,name,category,lat,lon\n1," + name + ",cafe,60.1680,24.9493\n", "big.csv", in: dir)
         let start = Date()
         let r = try runPoiar(["replay", "log.csv", "--out", "out", "--size", "640x480"], cwd: dir)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("names or other texts over 1000 characters, cut with an ellipsis: 1"), "\(r.stderr)")
         #expect(Date().timeIntervalSince(start) < 20)
-        let manifest = try String(contentsOf: dir.appendingPathComponent("out/frames.jsonl"), encoding: .utf8)
+        return try String(contentsOf: dir.appendingPathComponent("out/frames.jsonl"), encoding: .utf8)
+    }
+
+    @Test func aTenMegabyteNameIsCutAtImport() throws {
+        let manifest = try replayWithName(String(repeating: "x", count: 10_000_000))
         #expect(manifest.utf8.count < 20_000)
         #expect(manifest.contains(String(repeating: "x", count: 999)))
         #expect(!manifest.contains(String(repeating: "x", count: 1000)))
+    }
+
+    @Test func aNameOfOneHugeCharacterIsCutAtImport() throws {
+        let name = "a" + String(repeating: "\u{0301}", count: 3_000_000)
+        #expect(name.count == 1)
+        let manifest = try replayWithName(name)
+        #expect(manifest.utf8.count < 40_000, "\(manifest.utf8.count) bytes")
     }
 }

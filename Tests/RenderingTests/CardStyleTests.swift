@@ -38,6 +38,17 @@ struct CardStyleTests {
         #expect(cut.name.hasSuffix("…"))
     }
 
+    /// One character of a million combining accents is not measured: it ends the text shown.
+    @Test("a name of one huge character is cut as fast")
+    func aHugeCharacterIsMeasuredOnlyAsFarAsItCanShow() throws {
+        let style = try CardStyle(imageWidth: 1280, imageHeight: 720)
+        let huge = "Kappeli a" + String(repeating: "\u{0301}", count: 1_000_000)
+        let start = Date()
+        let cut = style.cardLayout(name: huge, detail: "85 m")
+        #expect(Date().timeIntervalSince(start) < 1)
+        #expect(cut.name == "Kappeli…")
+    }
+
     @Test("sizes are whole pixels and scale with the image")
     func scaling() throws {
         let small = try CardStyle(imageWidth: 1280, imageHeight: 720)

@@ -25,7 +25,7 @@ public enum LogInputs {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
                 throw InputError(file: path, "no such file or folder")
             }
-            if isDir.boolValue, (try? PhoneRecording(path: path)) == nil {
+            if isDir.boolValue, try !PhoneRecording.isRecording(path: path) {
                 logs += try logsInFolder(path, notice: notice)
             } else {
                 logs.append(path)
@@ -60,7 +60,7 @@ public enum LogInputs {
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
             let lower = name.lowercased()
             if isDir.boolValue || lower.hasSuffix(".zip") {
-                if (try? PhoneRecording(path: path)) != nil { logs.append(path) }
+                if try PhoneRecording.isRecording(path: path) { logs.append(path) }
                 else if lower.hasSuffix(".zip") { notice("\(path): skipped, not a phone recording") }
                 else { others.append(name + "/") }
             } else if lower.hasSuffix(".csv") || lower.hasSuffix(".csv.gz") {

@@ -44,6 +44,9 @@ final class RenderJournal: @unchecked Sendable {
         }
     }
 
+    /// What the journals in the folder say was written: frame → key and bytes.
+    var entries: [Int: Entry] { known }
+
     private func open() throws -> FileHandle {
         if let handle { return handle }
         if !FileManager.default.fileExists(atPath: url.path) {

@@ -149,6 +149,7 @@ public enum ShardMerge {
         var frameSize: (width: Int, height: Int)?
         var times: [Double] = []
         guard total > 0 else { throw InputError(file: dir.path, "the shards list no frames") }
+        let journal = RenderJournal(dir: dir, shard: nil).entries
         for k in 1...total {
             let reader = readers[(k - 1) % n]
             guard let line = try reader.nextLine(), let head = try? reader.decode(ManifestFrame.Head.self, line), head.frame == k else {
@@ -158,13 +159,24 @@ public enum ShardMerge {
             guard FileManager.default.fileExists(atPath: image.path) else {
                 throw InputError(file: image.path, "frame \(k) is missing: its shard (\(k - 1) % \(n) = \((k - 1) % n)) did not write it here; copy it into \(dir.path) or rerun that shard")
             }
-            // Whole (chunks to IEND), as a copy from another machine may not be.
-            do { _ = try probeStill(image, maxPixels: Int.max) } catch let e as InputError {
-                throw InputError(file: image.path, "frame \(k) is damaged (\(e.message)): copy it again or rerun shard \((k - 1) % n)/\(n)")
+            // Whole (a PNG, chunks to IEND, CRCs right), as a copy from another machine may not
+            // be; the size its line gives; the bytes its shard's journal recorded (when the
+            // journal came along): another frame's file under this name is refused.
+            let rerun = "copy it again or rerun shard \((k - 1) % n)/\(n)"
+            let size: (width: Int, height: Int)
+            do { size = try probeFramePNG(image) } catch let e as InputError {
+                throw InputError(file: image.path, "frame \(k) is damaged (\(e.message)): \(rerun)")
+            }
+            let camera = try reader.decode(ManifestFrame.self, line).camera
+            guard camera.width <= 0 || (size.width == camera.width && size.height == camera.height) else {
+                throw InputError(file: image.path, "frame \(k) is \(size.width)×\(size.height) pixels, but its line in \(reader.path) says \(camera.width)×\(camera.height): not this replay's frame; \(rerun)")
+            }
+            if let recorded = journal[k], let bytes = try? FileManager.default.attributesOfItem(atPath: image.path)[.size] as? Int,
+               bytes != recorded.bytes {
+                throw InputError(file: image.path, "frame \(k) has \(bytes) bytes, but shard \((k - 1) % n)/\(n) wrote \(recorded.bytes) (its journal says so): not the file it wrote; \(rerun)")
             }
             if k == 1 {
                 firstTime = head.time
-                let camera = try reader.decode(ManifestFrame.self, line).camera
                 if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
             }
             lastTime = head.time
