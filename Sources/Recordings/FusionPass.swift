@@ -275,7 +275,7 @@ public struct FusionPass {
             case .vector(let sensor, let time, let value):
                 filter.update(sensor, value, time: time)
                 if sensor == .gyro, let pose = filter.pose {
-                    course.course.observe(pose.orientation, time: time)
+                    course.course.observe(pose.orientation, time: time, sigmaDeg: filter.state.headingIsAbsolute ? sigmaDeg() : nil)
                     course.notices(final: nil, onNotice)
                 }
                 if sensor == .accel {
