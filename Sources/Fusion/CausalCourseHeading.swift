@@ -8,12 +8,21 @@ import POIARCore
 /// correction turns the poses given out, not the filter: the field stays the filter's one
 /// reference, the course a check on it.
 ///
+/// **The filter's own error** (`fieldShareDeg`): a segment's mean z is the holding offset
+/// plus the filter's heading error, which the course alone cannot tell apart. The filter's
+/// heading σ says how large its error may be: where z is within it (a live filter whose
+/// field is rejected runs on a heading from an uncalibrated start), the share the filter
+/// explains is corrected too; a z well beyond it (a holder turned 25° with a trusted field,
+/// a user looking 70° aside) stays the holding (`CausalCourseHeading.fieldShare`). The share
+/// is the filter's, not the segment's: a new segment keeps it until it has its own.
+///
 /// **Gyro gaps** (issue 26, item 4): when the gyroscope has given nothing for `gapAfter`
 /// seconds, the filter holds its attitude; the pose given out is that attitude turned about
 /// the vertical so that it faces the latest course (at most `maxCourseAge` old when the gap
 /// starts, held while the course stops: a car waiting at a light does not turn) less the
-/// segment's holding offset. Each gap bridged is reported once the gyro is back (or the log
-/// ends), in `endedGaps`.
+/// segment's holding offset. There the course is the shortest chord to the newest fix
+/// (`gapCourse`): a course sample, paired for a measurement's accuracy, lags a turn by
+/// seconds. Each gap bridged is reported once the gyro is back (or the log ends), in `endedGaps`.
 public struct CausalCourseHeading: Sendable {
     /// Seconds without a gyro sample after which the pose follows the course.
     public static let gapAfter = 2.0
@@ -38,9 +47,18 @@ public struct CausalCourseHeading: Sendable {
     }
 
     var pending: [GPSFix] = []
-    var history: [(time: Double, q: Quaternion)] = []
+    /// The filter's attitude and its heading σ (degrees; nil while the heading is relative).
+    var history: [(time: Double, q: Quaternion, sigmaDeg: Double?)] = []
     var lastCourse: CourseAlignment.CourseSample?
+    /// The fixes of the last `CourseAlignment.maxSpan` s, and the course they give for a gap.
+    var recentFixes: [GPSFix] = []
+    var gapCourse: CourseAlignment.CourseSample?
     var segment: [CourseHeading.Measurement] = []
+    /// The filter's heading σ at each of `segment`'s measurements (degrees; nil: relative).
+    var segmentSigmas: [Double?] = []
+    /// The share of the holding offset the filter's own heading error explains (degrees,
+    /// carried across segments: the filter's error does not end where the holding may change).
+    var fieldShareDeg = 0.0
     var segmentFirst: CourseHeading.Measurement?
     var offset: Double?
     /// facing − course of the poses given out, over the last `GyroGapCourse`-like window
@@ -60,15 +78,16 @@ public struct CausalCourseHeading: Sendable {
 
     public init() {}
 
-    /// The filter's attitude after a gyro sample.
-    public mutating func observe(_ q: Quaternion, time: Double) {
+    /// The filter's attitude after a gyro sample, and its heading's 68 % bound (degrees; nil
+    /// while the heading is relative: then the course says nothing of the filter's error).
+    public mutating func observe(_ q: Quaternion, time: Double, sigmaDeg: Double? = nil) {
         if let g = gap {
             if gapFacing != nil { endedGaps.append(Gap(start: g.start, end: time, courseSamples: g.courseSamples, holdingOffsetDeg: g.holdingOffsetDeg)) }
             gap = nil; gapFacing = nil
         }
         lastGyroTime = time
         if let last = history.last, time - last.time < Self.historyStep { return }
-        history.append((time, q))
+        history.append((time, q, sigmaDeg))
         if let first = history.first, time - first.time > Self.historySpan + 1 {
             history.removeFirst(history.firstIndex { time - $0.time <= Self.historySpan } ?? 0)
         }
@@ -85,6 +104,9 @@ public struct CausalCourseHeading: Sendable {
             if let c = settled { measure(c) }
         }
         pending = keep + [fix]
+        recentFixes.append(fix)
+        recentFixes.removeFirst(recentFixes.prefix { fix.time - $0.time > CourseAlignment.maxSpan }.count)
+        gapCourse = Self.latestChord(recentFixes)
     }
 
     mutating func measure(_ c: CourseAlignment.CourseSample) {
@@ -92,11 +114,12 @@ public struct CausalCourseHeading: Sendable {
         if gap != nil { gap!.courseSamples += 1; return }
         guard let m = CourseHeading.measurement(c, previous: lastCourse, attitude: { attitude(at: $0) }) else { return }
         if let first = segmentFirst, let last = segment.last, CourseHeading.startsSegment(m, first: first, last: last) {
-            segment.removeAll(); offset = nil; support = 0; sum = 0
+            segment.removeAll(); segmentSigmas.removeAll(); offset = nil; support = 0; sum = 0
         }
         if segment.isEmpty { segmentFirst = m }
         segment.append(m)
-        if segment.count > Self.maxSegmentSamples { segment.removeFirst() }
+        segmentSigmas.append(sigma(at: m.time))
+        if segment.count > Self.maxSegmentSamples { segment.removeFirst(); segmentSigmas.removeFirst() }
         // The offset is learned over the segment's first `learnSpan` seconds, then held: a
         // field that goes wrong later must not carry it along (the whole-recording pass can
         // weigh the segment's every sample; a live one only its start).
@@ -104,6 +127,9 @@ public struct CausalCourseHeading: Sendable {
             let learned = offset != nil
             offset = CourseHeading.holdingOffset(segment)
             if !learned && offset != nil { segments += 1 }
+            if let offset {
+                fieldShareDeg = Self.fieldShare(offset, sigmaDeg: segmentSigma(), support: segment.reduce(0) { $0 + $1.weight })
+            }
         }
         guard let offset else { return }
         samples += 1
@@ -131,20 +157,36 @@ public struct CausalCourseHeading: Sendable {
 
     /// The filter's attitude at t from the history (the nearest kept, at most a step and a half
     /// away); nil outside it.
-    func attitude(at t: Double) -> Quaternion? {
+    func attitude(at t: Double) -> Quaternion? { nearest(t).map { history[$0].q } }
+
+    /// The filter's heading σ at t (degrees), as `attitude(at:)` finds it.
+    func sigma(at t: Double) -> Double? { nearest(t).flatMap { history[$0].sigmaDeg } }
+
+    func nearest(_ t: Double) -> Int? {
         guard let first = history.first, let last = history.last,
               t >= first.time - Self.historyStep, t <= last.time + Self.historyStep else { return nil }
         let lo = history.interpolationInterval(for: t, by: \.time)
         let hi = min(lo + 1, history.count - 1)
         let k = abs(history[lo].time - t) <= abs(history[hi].time - t) ? lo : hi
-        return abs(history[k].time - t) <= 1.5 * Self.historyStep ? history[k].q : nil
+        return abs(history[k].time - t) <= 1.5 * Self.historyStep ? k : nil
     }
 
-    /// The correction at t, degrees added to the azimuth.
+    /// The filter's heading σ over the segment (degrees, RMS); nil when any of it was relative.
+    func segmentSigma() -> Double? {
+        var sum = 0.0
+        for s in segmentSigmas {
+            guard let s else { return nil }
+            sum += s * s
+        }
+        return segmentSigmas.isEmpty ? nil : (sum / Double(segmentSigmas.count)).squareRoot()
+    }
+
+    /// The correction at t, degrees added to the azimuth: the filter's share of the holding
+    /// offset (held), and the smoothed residual (which fades without measurements).
     public func correction(at t: Double) -> Double {
-        guard offset != nil, support > 0 else { return 0 }
+        guard offset != nil, support > 0 else { return fieldShareDeg }
         let d = exp(-max(0, t - lastMeasured) / CourseHeading.smoothing)
-        return CourseHeading.applied(sum * d / (support * d + CourseHeading.priorWeight))
+        return fieldShareDeg + CourseHeading.applied(sum * d / (support * d + CourseHeading.priorWeight))
     }
 
     /// Whether the pose at t is bridged over a gyro gap (the gyro silent for `gapAfter` s).
@@ -163,8 +205,8 @@ public struct CausalCourseHeading: Sendable {
             let recent = recentHolding.filter { $0.time >= g - Self.holdingWindow }
             let holding = recent.count >= 3 ? CourseHeading.holdingOffset(recent, least: 3) : nil
             gap = Gap(start: g, end: g, courseSamples: 0, holdingOffsetDeg: holding)
-            if let c = lastCourse, c.time >= g - Self.maxCourseAge { gapFacing = c.courseDeg + (holding ?? 0) }
-        } else if let c = lastCourse, c.time > g {
+            if let c = gapCourse ?? lastCourse, c.time >= g - Self.maxCourseAge { gapFacing = c.courseDeg + (holding ?? 0) }
+        } else if let c = gapCourse, c.time > g || gapFacing != nil {
             gapFacing = c.courseDeg + (gap!.holdingOffsetDeg ?? 0)
         }
         let held = Quaternion(axis: Vector3(0, 0, 1), angle: -radians(correction(at: g))) * q

@@ -285,7 +285,7 @@ public struct FusionPass {
                 filter.update(sensor, value, time: time)
                 if sensor == .mag { levelFit?.add(value, time: time, filter: &filter) }
                 if sensor == .gyro, let pose = filter.pose {
-                    course.course.observe(pose.orientation, time: time)
+                    course.course.observe(pose.orientation, time: time, sigmaDeg: filter.state.headingIsAbsolute ? sigmaDeg() : nil)
                     course.notices(final: nil, onNotice)
                 }
                 if sensor == .accel {
