@@ -74,13 +74,16 @@ public struct FrameOutcomes: Sendable, Equatable, CustomStringConvertible {
 
     /// "446 frames: 380 with labels, 40 as a map (phone pointing down); 26 without a label: 10
     /// with no POI within 1.5 km, 16 with every POI in range out of view".
-    public var description: String {
+    public var description: String { description(counted: "\(total) frame\(total == 1 ? "" : "s")") }
+
+    /// The same, its frames counted in other words ("shard 1/4: 112 of the run's 446 frames").
+    public func description(counted: String) -> String {
         var shown: [String] = []
         for o in [FrameOutcome.labelled, .mapView] where self[o] > 0 || o == .labelled {
             shown.append("\(self[o]) \(o.reason(radius: radius))")
         }
         let unlabelled = FrameOutcome.allCases.filter { $0 != .labelled && $0 != .mapView && self[$0] > 0 }
-        var text = "\(total) frame\(total == 1 ? "" : "s"): " + shown.joined(separator: ", ")
+        var text = counted + ": " + shown.joined(separator: ", ")
         if !unlabelled.isEmpty {
             let n = unlabelled.map { self[$0] }.reduce(0, +)
             text += "; \(n) without a label: " + unlabelled.map { "\(self[$0]) \($0.reason(radius: radius))" }.joined(separator: ", ")

@@ -46,28 +46,31 @@ public struct FrameSelection: Sendable, Equatable {
             let t = frame.time - start
             return t >= (from ?? -.infinity) - 1e-9 && t <= (to ?? .infinity) + 1e-9
         }
+        // Each choice as the user gave it, with its option: "from 60.0 s to the log's end".
         var how: [String] = []
         if from != nil || to != nil {
-            how.append(String(format: "from %.1f s to %.1f s of the log", from ?? 0, to ?? ((result.lastTime ?? start) - start)))
+            how.append((from.map { String(format: "from %.1f s", $0) } ?? "from the start")
+                + (to.map { String(format: " to %.1f s of the log", $0) } ?? " to the log's end"))
         }
         // Only the log's own frame rows are thinned here: their lines say which they are.
         if let maxRate, frames.first?.line != nil {
             frames = FrameSelection.thinned(frames.map(\.time), rate: maxRate).map { frames[$0] }
-            how.append("at most \(plainNumber(maxRate)) a second (--fps)")
+            how.append("at most \(plainNumber(maxRate)) a second (--fps \(plainNumber(maxRate)))")
         }
         if every > 1 {
             frames = stride(from: 0, to: frames.count, by: every).map { frames[$0] }
-            how.append("every \(every)\(ordinalSuffix(every)) (--every)")
+            how.append("every \(every)\(ordinalSuffix(every)) (--every \(every))")
         }
         guard !frames.isEmpty else {
-            throw InputError(file: logPath, String(format: "no frame left to draw: %@; the log runs %.1f s (frames from %.1f s to %.1f s)",
-                                                   how.joined(separator: ", "), (result.lastTime ?? start) - start,
-                                                   result.frames[0].time - start, result.frames[result.frames.count - 1].time - start))
+            throw InputError(file: logPath, String(format: "no frame left to draw %@: the log's frames run from %.1f s to %.1f s",
+                                                   how.joined(separator: ", "), result.frames[0].time - start,
+                                                   result.frames[result.frames.count - 1].time - start))
         }
         var selected = result
         selected.frames = frames
+        // "selected", not "drawn": a shard draws its share of them, and says so.
         let notice = frames.count == result.frames.count ? nil
-            : "frames: \(frames.count) of \(result.frames.count) drawn (\(how.joined(separator: ", ")))"
+            : "frames: \(frames.count) of \(result.frames.count) selected: \(how.joined(separator: ", "))"
         return (selected, notice)
     }
 }

@@ -17,7 +17,7 @@ struct EvaluateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The truth: time,qw,qx,qy,qz[,movement] (plain or .gz), or a phone's own orientation: a Sensor Logger export (folder or zip) or its Orientation.csv.", valueName: "file"))
     var truth: String
 
-    @Option(help: ArgumentHelp("A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`.", valueName: "file"))
+    @Option(help: ArgumentHelp("A pose CSV (time,qw,qx,qy,qz,…), e.g. from `poiar pose`. (default: none: LOG is fused)", valueName: "file"))
     var poses: String?
 
     @OptionGroup(title: "When fusing LOG") var fusion: FusionArguments

@@ -29,7 +29,7 @@ struct MapCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seconds between view cones.", valueName: "s"))
     var every: Checked<Seconds> = 5
 
-    @OptionGroup(title: "The camera, for the cones' angle") var camera: CameraArguments
+    @OptionGroup(title: "The camera, for the cones' angle") var camera: CameraArguments<LogCamera>
 
     @OptionGroup(title: "Fusion") var fusion: FusionArguments
 

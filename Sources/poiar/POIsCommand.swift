@@ -18,13 +18,13 @@ struct POIsCommand: ParsableCommand {
 
         @Option(help: ArgumentHelp("The poiar SQLite database (created if missing).", valueName: "file"))
         var db: String
-        @Option(help: "CSV, GeoJSON: the category of every POI the source gives no known one (open data without OSM tags), e.g. library.")
+        @Option(help: "CSV, GeoJSON: the category of every POI the source gives no known one (open data without OSM tags), e.g. library. (default: none)")
         var category: KnownCategory?
-        @Option(name: .customLong("category-from"), help: ArgumentHelp("CSV, GeoJSON: the column or property whose values name the categories (through --category-map).", valueName: "name"))
+        @Option(name: .customLong("category-from"), help: ArgumentHelp("CSV, GeoJSON: the column or property whose values name the categories (through --category-map). (default: none)", valueName: "name"))
         var categoryFrom: String?
-        @Option(name: .customLong("category-map"), help: ArgumentHelp("CSV, GeoJSON: source values to categories (case ignored), e.g. Bibliothek=library,Spielplatz=playground.", valueName: "value=category,…"))
+        @Option(name: .customLong("category-map"), help: ArgumentHelp("CSV, GeoJSON: source values to categories (case ignored), e.g. Bibliothek=library,Spielplatz=playground. (default: none)", valueName: "value=category,…"))
         var categoryMap: CategoryMap?
-        @Option(help: ArgumentHelp("CSV: the file's column for each of poiar's (id, name, category, lat, lon, alt, address, phone, website, opening_hours), e.g. lat=Y,lon=X.", valueName: "name=column,…"))
+        @Option(help: ArgumentHelp("CSV: the file's column for each of poiar's (id, name, category, lat, lon, alt, address, phone, website, opening_hours), e.g. lat=Y,lon=X. (default: the file's columns of those names)", valueName: "name=column,…"))
         var columns: CSVColumnMap?
 
         func validate() throws {
@@ -74,7 +74,7 @@ struct POIsCommand: ParsableCommand {
         @Argument(help: "The POI id, e.g. osm:node/307465178.")
         var id: String
         @OptionGroup var database: POIDatabaseArgument
-        @Option(help: ArgumentHelp("Language code: the name from the name:<lang> tag when the POI has one.", valueName: "code"))
+        @Option(help: ArgumentHelp("Language code: the name from the name:<lang> tag when the POI has one. (default: the name tag)", valueName: "code"))
         var lang: LanguageCode?
         @Flag(help: "Print the POI as one JSON object (with its tags) instead of text.")
         var json = false

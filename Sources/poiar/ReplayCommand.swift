@@ -16,7 +16,7 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "Input") var input: ReplayInputArguments
     @OptionGroup(title: "POIs") var poi: POIArguments
     @OptionGroup(title: "POIs") var poiFetch: ReplayFetchArguments
-    @OptionGroup(title: "Camera") var camera: FrameCameraArguments
+    @OptionGroup(title: "Camera") var camera: FrameCameraArguments<LogCamera>
     @OptionGroup(title: "Fusion") var fusion: FusionArguments
     @OptionGroup(title: "Layout and HUD") var frameLook: FrameLookArguments
     @OptionGroup(title: "Layout and HUD") var look: ReplayLookArguments

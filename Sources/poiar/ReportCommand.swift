@@ -14,13 +14,13 @@ struct ReportCommand: ParsableCommand {
     @Argument(help: "A replay's output folder (frames and frames.jsonl).")
     var dir: String
 
-    @Option(help: "Score each frame's pose against this truth: time,qw,qx,qy,qz[,movement] (plain or .gz), or a phone's own orientation (a Sensor Logger export or its Orientation.csv).")
+    @Option(help: "Score each frame's pose against this truth: time,qw,qx,qy,qz[,movement] (plain or .gz), or a phone's own orientation (a Sensor Logger export or its Orientation.csv). (default: none)")
     var truth: String?
 
-    @Option(help: "The recording, named on the page.")
+    @Option(help: "The recording, named on the page. (default: none)")
     var log: String?
 
-    @Option(help: "An OSM extract (PBF, XML, Overpass JSON) whose streets and buildings the page's map draws under the track.")
+    @Option(help: "An OSM extract (PBF, XML, Overpass JSON) whose streets and buildings the page's map draws under the track. (default: none)")
     var basemap: String?
 
     func run() throws {

@@ -10,10 +10,10 @@ struct SimulateCommand: ParsableCommand {
         abstract: "Simulate a phone recording along a path: a poiar-log/1 log and its ground-truth poses.",
         discussion: "Scripts: look-around (standing at the first point), walking (phone held up ahead), pocket (phone in a trouser pocket), or a script file (a timeline of stands, turns and walks; SampleLogs/walk.script.json). Deterministic for a given --seed. See docs/commands.md.")
 
-    @Option(help: ArgumentHelp("The path: a GeoJSON file with a LineString (or Point) feature or geometry.", valueName: "file"))
+    @Option(help: ArgumentHelp("The path: a GeoJSON file with a LineString (or Point) feature or geometry. (default: a script file's own waypoints; with a named script, this or --waypoints is needed)", valueName: "file"))
     var path: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The path (degrees).", valueName: "lat,lon;lat,lon;…"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The path (degrees). (default: as --path)", valueName: "lat,lon;lat,lon;…"))
     var waypoints: Waypoints?
 
     @Option(help: ArgumentHelp("What the phone does: look-around, walking, pocket, or a script file (JSON, poiar-sim-script/1).", valueName: "script"))
@@ -22,10 +22,10 @@ struct SimulateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("Output poiar-log/1 CSV.", valueName: "file"))
     var out: String
 
-    @Option(help: ArgumentHelp("Also write the true poses (time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,movement) to this CSV.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the true poses (time,qw,qx,qy,qz,heading_deg,pitch_deg,roll_deg,movement) to this CSV. (default: none)", valueName: "file"))
     var truth: String?
 
-    @Option(help: ArgumentHelp("Also write the true track at frame times (time,lat,lon,alt,heading_deg,pitch_deg,roll_deg) to this CSV.", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the true track at frame times (time,lat,lon,alt,heading_deg,pitch_deg,roll_deg) to this CSV. (default: none)", valueName: "file"))
     var track: String?
 
     @OptionGroup(title: "Sensors and log (the command line wins over a script file)") var settings: SimulatedLogArguments
@@ -34,7 +34,11 @@ struct SimulateCommand: ParsableCommand {
         if path != nil && waypoints != nil { throw ValidationError("give --path FILE or --waypoints \"LAT,LON;…\", not both") }
         if SimulationConfig.Script(rawValue: script) == nil {
             guard FileManager.default.fileExists(atPath: script) else {
-                throw ValidationError("--script: expected one of \(SimulationConfig.Script.allCases.map(\.rawValue).joined(separator: ", ")) or a script file, got \"\(script)\" (no such file)")
+                let names = SimulationConfig.Script.allCases.map(\.rawValue)
+                // A bare word is a script's name typed wrong ("walkin"); a path, a file that is not there.
+                let meant = script.contains("/") || script.contains(".") ? nil : NearMiss.suggestion(for: script, among: names)
+                throw ValidationError("--script: expected one of \(names.joined(separator: ", ")) or a script file, got \"\(script)\" (no such file)"
+                                      + (meant.map { ". Did you mean '\($0)'?" } ?? ""))
             }
         } else if path == nil && waypoints == nil {
             throw ValidationError("give --path FILE or --waypoints \"LAT,LON;…\" (one of them)")
@@ -90,7 +94,7 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("hard-iron"), parsing: .unconditional, help: ArgumentHelp("Hard-iron offset added to every mag sample, µT, device frame. (default: none)", valueName: "x,y,z"))
     var hardIron: DeviceVector?
 
-    @Option(name: .customLong("mag-disturbance"), parsing: .unconditionalSingleValue, help: ArgumentHelp("From T0 to T1 s an extra horizontal field of UT µT pointing east (repeatable).", valueName: "t0,t1,ut"))
+    @Option(name: .customLong("mag-disturbance"), parsing: .unconditionalSingleValue, help: ArgumentHelp("From T0 to T1 s an extra horizontal field of UT µT pointing east (repeatable). (default: none)", valueName: "t0,t1,ut"))
     var magDisturbance: [FieldDisturbance] = []
 
     @Option(name: .customLong("gps-noise"), parsing: .unconditional, help: ArgumentHelp("GPS error, m: the 68 % horizontal radius (slowly varying), also the fixes' accuracy. (default: 3)", valueName: "m"))
@@ -99,13 +103,13 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("gps-noise-variation"), parsing: .unconditional, help: ArgumentHelp("How much the GPS error and accuracy vary over time, a fraction 0…0.9 of --gps-noise. (default: 0)", valueName: "f"))
     var gpsNoiseVariation: Checked<NoiseVariation>?
 
-    @Option(name: .customLong("gps-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No GPS fixes from T0 to T1 s (repeatable).", valueName: "t0,t1"))
+    @Option(name: .customLong("gps-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No GPS fixes from T0 to T1 s (repeatable). (default: none)", valueName: "t0,t1"))
     var gpsOutage: [TimeSpan] = []
 
-    @Option(name: .customLong("gyro-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No gyro samples from T0 to T1 s, the other sensors going on (repeatable).", valueName: "t0,t1"))
+    @Option(name: .customLong("gyro-outage"), parsing: .unconditionalSingleValue, help: ArgumentHelp("No gyro samples from T0 to T1 s, the other sensors going on (repeatable). (default: none)", valueName: "t0,t1"))
     var gyroOutage: [TimeSpan] = []
 
-    @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable).", valueName: "t0,t1"))
+    @Option(name: .customLong("gps-bad"), parsing: .unconditionalSingleValue, help: ArgumentHelp("The fixes from T0 to T1 s are bad, 150–400 m off with an accuracy to match (repeatable). (default: none)", valueName: "t0,t1"))
     var gpsBad: [TimeSpan] = []
 
     @Option(help: "Row order: in-order (time order) or phone (sensor batches, out of order across sensors by up to 0.3 s).")
@@ -114,10 +118,10 @@ struct SimulatedLogArguments: ParsableArguments {
     @Option(name: .customLong("start-utc"), help: ArgumentHelp("UTC time of the log's time 0 (ISO 8601), dating the magnetic model. (default: 2025-06-14T10:02:11Z)", valueName: "time"))
     var startUTC: UTCTime?
 
-    @Option(help: ArgumentHelp("POI source written as the log's `# pois:` line.", valueName: "source"))
+    @Option(help: ArgumentHelp("POI source written as the log's `# pois:` line. (default: none)", valueName: "source"))
     var pois: String?
 
-    @Option(help: ArgumentHelp("Camera JSON written as the log's `# camera:` line.", valueName: "file"))
+    @Option(help: ArgumentHelp("Camera JSON written as the log's `# camera:` line. (default: none)", valueName: "file"))
     var camera: String?
 
     /// The log's time 0 when neither the command line nor a script file gives one.

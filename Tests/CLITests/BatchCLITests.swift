@@ -135,7 +135,7 @@ import Rendering
             let own = dir.appendingPathComponent("machine\(i)")
             let r = try runPoiar(["replay", log.path, "--out", own.path, "--filter", "cafe", "--shard", "\(i)/4"])
             #expect(r.status == 0, "\(r.stderr)")
-            #expect(r.stderr.contains("wrote \(i < 2 ? 3 : 2) of 10 frames"), "\(r.stderr)")
+            #expect(r.stderr.contains("wrote shard \(i)/4's \(i < 2 ? 3 : 2) frames (of the run's 10)"), "\(r.stderr)")
             for name in try FileManager.default.contentsOfDirectory(atPath: own.path) where !name.hasPrefix(".") {
                 try FileManager.default.copyItem(at: own.appendingPathComponent(name), to: gathered.appendingPathComponent(name))
             }

@@ -29,6 +29,32 @@ import Testing
         #expect(!category.stderr.contains("bicycle_rental"))
     }
 
+    /// The values poiar checks itself (lists, words with a number after them, a script's name)
+    /// get the word meant too, as argument-parser's own word lists do.
+    @Test func wordsInsideAValueGetTheOneMeant() throws {
+        let cases: [(arguments: [String], meant: String)] = [
+            (["replay", "SampleLogs/walk.csv", "--hud", "gps,compas"], "Did you mean 'compass'?"),
+            (["replay", "SampleLogs/walk.csv", "--distance-offset", "autoo"], "Did you mean 'auto'?"),
+            (["replay", "SampleLogs/walk.csv", "--distance-offset", "manul:10:2"], "Did you mean 'manual'?"),
+            (["replay", "SampleLogs/walk.csv", "--mcap-images", "pnng"], "Did you mean 'png'?"),
+            (["simulate", "--script", "walkin", "--waypoints", "60.1,24.9;60.2,24.9", "-o", "unused.csv"], "Did you mean 'walking'?"),
+            (["pois", "import", "x.csv", "--db", "unused.db", "--category", "librari"], "did you mean \"library\"? (all 39: poiar pois categories)"),
+            (["pois", "import", "x.csv", "--db", "unused.db", "--columns", "latt=Y"], "Did you mean 'lat'?"),
+            (["pois", "bench", "--db", "unused.db", "--near", "60,24", "--index", "rtee"], "Did you mean 'rtree'?"),
+        ]
+        for (arguments, meant) in cases {
+            let r = try runPoiar(arguments)
+            #expect(r.status == 64, "\(arguments): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").first?.hasSuffix(meant) == true, "\(arguments): \(r.stderr)")
+        }
+        // A word that is right, with something else wrong, is not "corrected" into itself.
+        let quality = try runPoiar(["replay", "SampleLogs/walk.csv", "--mcap-images", "jpeg:500"])
+        #expect(quality.status == 64 && !quality.stderr.contains("Did you mean"), "\(quality.stderr)")
+        // Nothing near: no guess.
+        let far = try runPoiar(["replay", "SampleLogs/walk.csv", "--hud", "speedometer"])
+        #expect(far.status == 64 && !far.stderr.contains("Did you mean"), "\(far.stderr)")
+    }
+
     @Test func topLevelHelpShowsThreeExamplesThatRun() throws {
         let help = try runPoiar(["--help"])
         let examples = help.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("poiar ") }
@@ -78,7 +104,57 @@ import Testing
                 let found = text.range(of: twoStyles, options: .regularExpression).map { String(text[$0]) }
                 #expect(found == nil, "\(command) --help: a default in another style: \(found ?? "")")
             }
+            // Every value option the command line may leave out shows what it is then.
+            let required = requiredOptions(r.stdout)
+            for entry in optionEntries(r.stdout) where !required.contains(entry.name) {
+                #expect(entry.text.contains("default: "), "\(command) --help: no default shown: \(entry.text)")
+            }
         }
+    }
+
+    /// `project` has no log: its camera help says what to give, not "the log's camera".
+    @Test func projectHelpIsInTitledSectionsWithItsOwnCameraDefaults() throws {
+        let help = try runPoiar(["project", "--help"]).stdout
+        let text = help.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        for title in ["POSE:", "CAMERA:", "POIS:", "LAYOUT AND HUD:", "OUTPUT:"] {
+            #expect(help.contains("\n\(title)\n"), "\(title)")
+        }
+        #expect(!text.contains("the log's"), "\(help)")
+        #expect(text.contains("(default: none; --hfov, --intrinsics or --camera is needed)"), "\(help)")
+        let replay = try runPoiar(["replay", "--help"]).stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(replay.joined(separator: " ").contains("(default: the log's camera, else the phone's as it was held)"))
+    }
+
+    /// Options a command's usage line names outside brackets: those it cannot run without.
+    private func requiredOptions(_ help: String) -> Set<String> {
+        guard let start = help.range(of: "USAGE: ") else { return [] }
+        var usage = String(help[start.upperBound...].prefix { $0 != "\n" })
+        while let optional = usage.range(of: #"\[[^\[\]]*\]"#, options: .regularExpression) { usage.removeSubrange(optional) }
+        return Set(usage.matches(of: /--[\w-]+/).map { String($0.output) })
+    }
+
+    /// Each value option's help entry: its long name and its text on one line (from its line to
+    /// the next option's, a blank line or a section's title).
+    private func optionEntries(_ help: String) -> [(name: String, text: String)] {
+        var entries: [(name: String, text: String)] = []
+        var current: (name: String?, lines: [String])?
+        func close() {
+            if let c = current, let name = c.name { entries.append((name, c.lines.joined(separator: " "))) }
+            current = nil
+        }
+        for line in help.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("  -") {
+                close()
+                let name = line.firstMatch(of: /^  (?:-\w, )?(--[\w-]+) </)?.output.1
+                current = (name.map(String.init), [line.trimmingCharacters(in: .whitespaces)])
+            } else if line.hasPrefix("   "), current != nil {
+                current?.lines.append(line.trimmingCharacters(in: .whitespaces))
+            } else {
+                close()
+            }
+        }
+        close()
+        return entries
     }
 
     @Test func fpsOnTheWalksFrameRowsGivesHalfAFrameASecond() throws {
@@ -86,7 +162,7 @@ import Testing
         defer { cleanUp(out) }
         let r = try runPoiar(["replay", "SampleLogs/walk.csv", "--fps", "0.5", "--size", "90x160", "-j", "2", "-o", out.path])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("poiar: frames: 112 of 446 drawn (at most 0.5 a second (--fps))"), "\(r.stderr)")
+        #expect(r.stderr.contains("poiar: frames: 112 of 446 selected: at most 0.5 a second (--fps 0.5)\n"), "\(r.stderr)")
         let frames = try ManifestReader.frames(out.appendingPathComponent("frames.jsonl"))
         #expect(frames.count == 112)
         let span = try #require(frames.last).time - frames[0].time
@@ -104,11 +180,13 @@ import Testing
         let single = root.appendingPathComponent("single"), sharded = root.appendingPathComponent("sharded")
         let selection = ["--from", "20", "--to", "40", "--every", "3", "--size", "90x160"]
         let one = try runPoiar(["replay", "SampleLogs/walk.csv", "-o", single.path] + selection)
-        #expect(one.status == 0 && one.stderr.contains("frames: 14 of 446 drawn (from 20.0 s to 40.0 s of the log, every 3rd (--every))"), "\(one.stderr)")
+        #expect(one.status == 0 && one.stderr.contains("frames: 14 of 446 selected: from 20.0 s to 40.0 s of the log, every 3rd (--every 3)\n"), "\(one.stderr)")
         for i in 0..<2 {
             let shard = try runPoiar(["replay", "SampleLogs/walk.csv", "-o", sharded.path, "--shard", "\(i)/2"] + selection)
             #expect(shard.status == 0, "\(shard.stderr)")
-            #expect(shard.stderr.contains("poiar: shard \(i)/2 of the 14 frames: 7 frames: "), "\(shard.stderr)")
+            #expect(shard.stderr.contains("poiar: shard \(i)/2: 7 of the run's 14 frames: "), "\(shard.stderr)")
+            #expect(shard.stderr.contains("poiar: shard \(i)/2, labels: "), "\(shard.stderr)")
+            #expect(shard.stderr.contains("poiar: wrote shard \(i)/2's 7 frames (of the run's 14) and frames.shard-\(i)-of-2.jsonl"), "\(shard.stderr)")
         }
         let merged = try runPoiar(["merge", sharded.path])
         #expect(merged.status == 0, "\(merged.stderr)")

@@ -110,7 +110,7 @@ import Testing
         let out = dir.appendingPathComponent("out")
         let replay = try runPoiar(["replay", log.path, "--out", out.path, "--hfov", "60", "--size", "90x160",
                                    "--pois", sampleLogs.appendingPathComponent("helsinki-esplanadi.osm").path])
-        #expect(replay.status == 0 && replay.stderr.contains("2 GPS fix(es) with horizontal accuracy over 100 m not used"), "\(replay.stderr)")
+        #expect(replay.status == 0 && replay.stderr.contains("2 GPS fixes with horizontal accuracy over 100 m not used"), "\(replay.stderr)")
 
         // A bad script: one line naming the file and field, nothing written.
         try #"{"timeline": [{"stand": 2}, {"walk_to": "end", "speed": -1}]}"#.write(to: script, atomically: true, encoding: .utf8)

@@ -38,7 +38,7 @@ func walkTrack() throws -> [String: TrackPoint] {
     @Test func replayExitsZeroAndReportsTheRejectedFixes() throws {
         let r = try #require(run.result)
         #expect(r.status == 0, "stderr: \(r.stderr)")
-        #expect(r.stderr.contains("3 GPS fix(es) with horizontal accuracy over 100 m not used"))
+        #expect(r.stderr.contains("3 GPS fixes with horizontal accuracy over 100 m not used"))
         #expect(r.stderr.contains("true north: WMM2025 declination +10.27°"))
     }
 

@@ -26,7 +26,7 @@ import SensorLog
         #expect(selected.frames.count == 112)
         let times = selected.frames.map(\.time)
         #expect(zip(times, times.dropFirst()).allSatisfy { abs($1 - $0 - 2) < 1e-9 })
-        #expect(notice == "frames: 112 of 446 drawn (at most 0.5 a second (--fps))")
+        #expect(notice == "frames: 112 of 446 selected: at most 0.5 a second (--fps 0.5)")
     }
 
     @Test func fpsLeavesSyntheticFramesAlone() throws {
@@ -40,14 +40,17 @@ import SensorLog
         let (selected, notice) = try FrameSelection(from: 5, to: 10, every: 3).apply(to: r, logPath: "walk.csv")
         // 5…10 s after the start (15…20 s on the log's clock): 11 frames, every 3rd of them.
         #expect(selected.frames.map(\.time) == [15, 16.5, 18, 19.5])
-        #expect(notice == "frames: 4 of 100 drawn (from 5.0 s to 10.0 s of the log, every 3rd (--every))")
+        #expect(notice == "frames: 4 of 100 selected: from 5.0 s to 10.0 s of the log, every 3rd (--every 3)")
     }
 
     @Test func anEmptySelectionIsAnErrorNamingTheLogsSpan() {
         let r = result(frames: 10, step: 1)
         let error = inputError { _ = try FrameSelection(from: 30).apply(to: r, logPath: "walk.csv") }
-        #expect(error?.description.hasPrefix("walk.csv: no frame left to draw: from 30.0 s to 9.0 s of the log; the log runs 9.0 s") == true,
+        #expect(error?.description == "walk.csv: no frame left to draw from 30.0 s to the log's end: the log's frames run from 0.0 s to 9.0 s",
                 "\(String(describing: error))")
+        let between = inputError { _ = try FrameSelection(from: 2.2, to: 2.8).apply(to: r, logPath: "walk.csv") }
+        #expect(between?.description.hasPrefix("walk.csv: no frame left to draw from 2.2 s to 2.8 s of the log:") == true,
+                "\(String(describing: between))")
     }
 
     @Test func keepingEveryFrameChangesNothing() throws {

@@ -106,8 +106,16 @@ extension ReplaySummary {
         guard pngFrames else {
             return "wrote \(VideoEncoder.fileName) (\(rendered) frames) and \(manifestName) to \(outputDir.path) in \(String(format: "%.2f", seconds)) s"
         }
-        var what = own == frames ? "\(rendered) frames" : "\(rendered) of \(frames) frames"
-        if skipped > 0 { what += " (\(skipped) already complete, kept)" }
+        var what: String
+        if own == frames {
+            what = "\(rendered) frames" + (skipped > 0 ? " (\(skipped) already complete, kept)" : "")
+        } else if let shard {
+            // A shard's own share first, then the run's: "10 of shard 1/2's 20 frames (of the run's 40; …)".
+            what = (skipped > 0 ? "\(rendered) of shard \(shard)'s \(own) frames" : "shard \(shard)'s \(own) frames")
+                + " (of the run's \(frames)" + (skipped > 0 ? "; \(skipped) already complete, kept)" : ")")
+        } else {
+            what = "\(rendered) of \(frames) frames" + (skipped > 0 ? " (\(skipped) already complete, kept)" : "")
+        }
         return "wrote \(what) and \(manifestName) to \(outputDir.path) in \(String(format: "%.2f", seconds)) s"
     }
 }

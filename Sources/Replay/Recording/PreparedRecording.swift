@@ -72,7 +72,8 @@ struct PreparedRecording {
             fused.track.smoothPositions(causal: pass.causal, motion: fused.motion, path: logPath, notice: notice)
         }
         if fused.track.rejectedCount > 0 {
-            notice("\(logPath): \(fused.track.rejectedCount) GPS fix(es) with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
+            let n = fused.track.rejectedCount
+            notice("\(logPath): \(n) GPS fix\(n == 1 ? "" : "es") with horizontal accuracy over \(Int(GPSTrack.defaultMaxAccuracy)) m not used")
         }
         return fused
     }

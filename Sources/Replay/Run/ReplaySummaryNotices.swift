@@ -11,9 +11,13 @@ extension ReplaySummary {
             lines.append(labels.timing(drawingSeconds: drawingSeconds, framesDrawn: rendered))
         }
         // A shard's figures are of its frames: said so, with how many of the run's those are.
-        let share = shard.map { "shard \($0) of the \(frames) frames: " } ?? ""
-        lines.append(share + outcomes.description)
-        if labels.cameraViewFrames > 0 { lines.append(share + labels.description) }
+        if let shard {
+            lines.append(outcomes.description(counted: "shard \(shard): \(outcomes.total) of the run's \(frames) frames"))
+            if labels.cameraViewFrames > 0 { lines.append("shard \(shard), " + labels.description) }
+        } else {
+            lines.append(outcomes.description)
+            if labels.cameraViewFrames > 0 { lines.append(labels.description) }
+        }
         if let mcap { lines.append(mcap.description) }
         lines.append(report)
         lines += extras

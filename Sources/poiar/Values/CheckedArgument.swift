@@ -13,6 +13,16 @@ protocol CheckedArgument: ExpressibleByArgument {
 struct RefusedValue: Error, CustomStringConvertible {
     let description: String
     init(_ reason: String) { description = reason }
+
+    /// A word not among `words`, with the one meant after the reason when it is near one
+    /// (`--hud compas`: "… Did you mean 'compass'?", as argument-parser says it for the options
+    /// whose words it checks itself). A word that is among them (`jpeg:500`) is wrong elsewhere.
+    init(_ reason: String, typed: some StringProtocol, among words: [String]) {
+        let typed = String(typed)
+        let known = words.contains { $0.lowercased() == typed.lowercased() }
+        let meant = known ? nil : NearMiss.suggestion(for: typed, among: words)
+        description = reason + (meant.map { ". Did you mean '\($0)'?" } ?? "")
+    }
 }
 
 extension CheckedArgument {

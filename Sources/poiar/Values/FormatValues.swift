@@ -40,7 +40,8 @@ struct HUDList: CheckedArgument {
     init(checking text: String) throws(RefusedValue) {
         let parsed = HUDParts.parse(text)
         if let unknown = parsed.unknown {
-            throw RefusedValue("unknown HUD part \"\(unknown)\"; expected compass, gps, radar or none")
+            throw RefusedValue("unknown HUD part \"\(unknown)\"; expected compass, gps, radar or none", typed: unknown,
+                               among: HUDParts.names.map(\.0) + ["none"])
         }
         parts = parsed.parts
     }
@@ -63,7 +64,10 @@ enum DistanceOffsetChoice: CheckedArgument {
             let parts = text.split(separator: ":")
             guard parts.count == 3, parts[0] == "manual", let t = Double(parts[1]), let k = Double(parts[2]),
                   t >= 0, k >= 0, t.isFinite, k.isFinite
-            else { throw RefusedValue("expected none, auto or manual:THRESHOLD_M:PX_PER_M") }
+            else {
+                throw RefusedValue("expected none, auto or manual:THRESHOLD_M:PX_PER_M", typed: parts.first ?? "",
+                                   among: parts.count > 1 ? ["manual"] : ["none", "auto", "manual"])
+            }
             self = .manual(threshold: t, pixelsPerMetre: k)
         }
     }
@@ -105,7 +109,10 @@ extension RecordingMCAP.ImageFormat: ExpressibleByArgument, CheckedArgument {
         self = value
     }
     init(checking text: String) throws(RefusedValue) {
-        guard let format = Self(parsing: text) else { throw RefusedValue("expected png, jpeg or jpeg:Q with Q in 1…100") }
+        guard let format = Self(parsing: text) else {
+            let word = text.split(separator: ":", omittingEmptySubsequences: false)[0]
+            throw RefusedValue("expected png, jpeg or jpeg:Q with Q in 1…100", typed: word, among: word == text ? ["png", "jpeg"] : ["jpeg"])
+        }
         self = format
     }
     public var defaultValueDescription: String {

@@ -6,7 +6,7 @@ struct KnownCategory: CheckedArgument {
     let name: String
     init(checking text: String) throws(RefusedValue) {
         let c = text.trimmingCharacters(in: .whitespaces).lowercased()
-        guard POICategory.isKnown(c) else { throw RefusedValue("unknown category (known: \(POICategory.known.joined(separator: ", ")))") }
+        guard POICategory.isKnown(c) else { throw RefusedValue(POICategoryError.unknown(c).description) }
         name = c
     }
 }
@@ -41,7 +41,8 @@ struct CSVColumnMap: CheckedArgument {
         var map: [String: String] = [:]
         for (name, column) in try namePairs(text) {
             guard CSVImporter.columns.contains(name.lowercased()) else {
-                throw RefusedValue("\"\(name)\" is not one of poiar's CSV columns (\(CSVImporter.columns.joined(separator: ", ")))")
+                throw RefusedValue("\"\(name)\" is not one of poiar's CSV columns (\(CSVImporter.columns.joined(separator: ", ")))",
+                                   typed: name, among: CSVImporter.columns)
             }
             guard map[name.lowercased()] == nil else { throw RefusedValue("\(name.lowercased()) is given twice") }
             // One file column read as two of poiar's (lat=Y,lon=Y) would put every POI on a diagonal.
@@ -61,7 +62,8 @@ struct BenchIndexes: CheckedArgument {
         var indexes: [QueryBenchmark.Index] = []
         for name in text.split(separator: ",") {
             guard let index = QueryBenchmark.Index(rawValue: String(name)) else {
-                throw RefusedValue("expected cell, cell-cold, rtree or rtree2d, got \"\(name)\"")
+                throw RefusedValue("expected cell, cell-cold, rtree or rtree2d, got \"\(name)\"", typed: name,
+                                   among: QueryBenchmark.Index.allCases.map(\.rawValue))
             }
             indexes.append(index)
         }
