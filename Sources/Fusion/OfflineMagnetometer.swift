@@ -39,12 +39,13 @@ extension OfflineFusion {
             recording[.magUncal] = SampleSeries()
             let (cal, fit) = calibrate(raw, accel: recording.accel, prior: nil)
             if !cal.isIdentity || recording.mag.isEmpty {
+                let noCalibratedStream = recording.mag.isEmpty
                 recording.mag = raw
                 fitted = cal
                 level = fit
                 prior = nil  // (a log's offset is the calibrated stream's)
                 p.magHardIronSeed = nil
-                source = cal.isIdentity ? "the uncalibrated stream (mag_uncal) is used: the log has no calibrated one"
+                source = noCalibratedStream ? "the uncalibrated stream (mag_uncal) is used: the log has no calibrated one"
                     : "the uncalibrated stream (mag_uncal) is used"
             } else {
                 source = "the uncalibrated stream (mag_uncal) is not used: \(cal.limitation ?? "no calibration fits it")"
