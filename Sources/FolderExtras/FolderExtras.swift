@@ -46,8 +46,10 @@ public struct FolderExtras {
     }
 
     /// The extras of a finished folder (its `frames.jsonl` complete, every frame drawn), read
-    /// from its manifest: `poiar merge` on a folder with nothing to merge.
-    public static func ofFinishedFolder(_ dir: URL) throws -> FolderExtras {
+    /// from its manifest: `poiar merge` on a folder with nothing to merge. `framesRead`: each
+    /// frame's file must be there (the video and the contact sheet are made from them; the map
+    /// and the report's checks are their own).
+    public static func ofFinishedFolder(_ dir: URL, framesRead: Bool = true) throws -> FolderExtras {
         let url = dir.appendingPathComponent("frames.jsonl")
         let reader = try ManifestReader(url: url)
         var frameTimes: [Double] = []
@@ -61,7 +63,7 @@ public struct FolderExtras {
                 let camera = try reader.decode(ManifestFrame.self, line).camera
                 if camera.width > 0, camera.height > 0 { frameSize = (camera.width, camera.height) }
             }
-            try FrameFiles.check(dir: dir, frame: head.frame, image: FrameRecord.imageName(index: head.frame))
+            if framesRead { try FrameFiles.check(dir: dir, frame: head.frame, image: FrameRecord.imageName(index: head.frame)) }
             frameTimes.append(head.time)
         }
         guard let first = frameTimes.first, let last = frameTimes.last else { throw InputError(file: url.path, "lists no frames") }

@@ -90,6 +90,16 @@ public struct ManifestFrame: Decodable, Sendable, Equatable {
         }
         /// The pinhole part (the report's on-image test needs no lens).
         public var intrinsics: CameraIntrinsics { CameraIntrinsics(width: width, height: height, fx: fx, fy: fy, cx: cx, cy: cy) }
+        /// The camera with its lens, as the line was written from (a fisheye's field of view is
+        /// its lens's, not its focal length's).
+        public var withLens: CameraIntrinsics {
+            var camera = intrinsics
+            if let d = distortion {
+                camera.distortion = LensDistortion(model: d.model.flatMap(LensDistortion.Model.init) ?? .brownConrady, k1: d.k1, k2: d.k2,
+                                                   p1: d.p1 ?? 0, p2: d.p2 ?? 0, k3: d.k3, k4: d.k4 ?? 0)
+            }
+            return camera
+        }
     }
 
     /// Brown–Conrady (k1, k2, p1, p2, k3) or, with `model` "fisheye", k1…k4.

@@ -78,9 +78,9 @@ extension TrackMap {
         }
         // `--base-map` is any file (its format told from its start); the POI source's is known.
         let baseMap = try options.baseMapPath.map(baseMapFeatures) ?? recording.baseMap.features()
-        let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: recording.database,
-                              categories: options.categories, language: options.language, baseMap: baseMap, camera: camera,
-                              longestSide: options.longestSide, margin: options.margin, coneInterval: options.coneInterval)
+        let map = try drawing(fused: fused, db: recording.database, categories: options.categories, language: options.language,
+                              baseMap: baseMap, camera: camera, longestSide: options.longestSide, margin: options.margin,
+                              coneInterval: options.coneInterval)
         try writePNG(try renderMap(map.drawing), to: URL(fileURLWithPath: options.outputPath))
         return map.summary
     }
@@ -88,11 +88,24 @@ extension TrackMap {
     /// `replay --map`: the map of an already fused replay, beside its frames.
     static func write(fused: FusionResult, db: POIDatabase?, baseMap: [MapFeature]?, camera: CameraIntrinsics,
                       options: ReplayOptions, to url: URL) throws {
-        let map = try drawing(poses: fused.frames.map { ($0.time, $0.pose) }, track: fused.track, db: db,
-                              categories: options.categories, language: options.language, baseMap: baseMap, camera: camera,
-                              longestSide: MapOptions(logPath: "", outputPath: "").longestSide,
-                              margin: MapOptions(logPath: "", outputPath: "").margin,
+        let defaults = MapOptions(logPath: "", outputPath: "")
+        let map = try drawing(fused: fused, db: db, categories: options.categories, language: options.language, baseMap: baseMap,
+                              camera: camera, longestSide: defaults.longestSide, margin: defaults.margin,
                               coneInterval: options.overlay.mapConeInterval)
         try writePNG(try renderMap(map.drawing), to: url)
+    }
+
+    /// The map of a fused log: a cone facing where the camera looks, the POIs of `db` within
+    /// the map's reach (the nearest its middle drawn last, on top).
+    static func drawing(fused: FusionResult, db: POIDatabase?, categories: [String]?, language: String?, baseMap: [MapFeature]?,
+                        camera: CameraIntrinsics, longestSide: Int, margin: Double,
+                        coneInterval: Double) throws -> (drawing: MapDrawing, summary: MapSummary) {
+        let area = Area(fixes: fused.track.fixes, longestSide: longestSide, margin: margin)
+        let hits = try db?.query(near: area.middle, radius: area.reach, categories: categories, language: language) ?? []
+        let imageUp = camera.orientation.imageUpInDevice
+        return drawing(area: area, track: fused.track,
+                       facings: fused.frames.map { ($0.time, $0.pose.facingAzimuth(imageUp: imageUp) ?? $0.pose.angles.heading) },
+                       halfAngleDeg: camera.halfHorizontalFOVDeg, pois: hits.reversed().map(\.poi), baseMap: baseMap,
+                       coneInterval: coneInterval)
     }
 }

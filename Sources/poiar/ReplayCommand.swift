@@ -30,7 +30,7 @@ struct ReplayCommand: ParsableCommand {
             if output.summary.video || output.summary.contactSheet != nil {
                 throw ValidationError("--shard: a shard has only some of the frames; give --video and --contact-sheet to `poiar merge`")
             }
-            if output.map { throw ValidationError("--shard: a shard writes only its frames: make the map with poiar map (or replay --map without --shard)") }
+            if output.map { throw ValidationError("--shard: a shard writes only its frames: give --map to `poiar merge`, which draws it from the merged frames.jsonl") }
             if output.mcap != nil { throw ValidationError("--mcap: a shard has only some of the frames: write the MCAP file from a run without --shard") }
             if output.report { throw ValidationError("--report: a shard has only some of the frames: run poiar report OUT after poiar merge") }
         }

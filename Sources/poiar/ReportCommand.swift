@@ -28,12 +28,7 @@ struct ReportCommand: ParsableCommand {
             try checkOutputs(writes: [(URL(fileURLWithPath: dir).appendingPathComponent(ReplayReport.fileName).path, "the report")],
                              reads: [(truth, "the truth"), (log, "the recording"), (basemap, "the base map")])
             let series = try truth.map { (series: try readTruth($0, log: log, trueNorthAdvice: nil), file: $0) }
-            let baseMap = try basemap.map { path in
-                guard let features = try TrackMap.baseMapFeatures(path) else {
-                    throw InputError(file: path, "is not an OSM extract (a poiar database, CSV, GeoJSON and Places answers have no streets): --basemap takes OSM PBF, OSM XML or Overpass JSON")
-                }
-                return features
-            }
+            let baseMap = try basemap.map(TrackMap.osmBaseMap)
             // The page names the log as the run's recording: it must be that.
             let folder = URL(fileURLWithPath: dir)
             if let log, FileManager.default.fileExists(atPath: folder.appendingPathComponent("frames.jsonl").path) {

@@ -2,7 +2,9 @@ import FolderExtras
 import Foundation
 import Frames
 import Manifest
+import Maps
 import POIARCore
+import POIStore
 import Rendering
 
 extension ReplayOptions {
@@ -72,20 +74,24 @@ public struct MergeSummary: Sendable {
     /// Shards merged (0: the folder was finished already, only its extras were made).
     public var shards: Int
     public var outputDir: URL
-    /// A line per extra file written (contact sheet, video).
+    /// A line per extra file written (map, contact sheet, video).
     public var extras: [String] = []
 }
 
 /// `poiar merge DIR`: checks that the folder holds every shard of one replay and all their
 /// frames, then writes `frames.jsonl` exactly as one unsharded run writes it, removes the
-/// shards' manifests and stale frames, and makes the contact sheet and video if asked. A
-/// finished folder (its frames.jsonl written, no shards) only gets the contact sheet and video,
-/// from its frames as they are.
+/// shards' manifests and stale frames, and makes the map, contact sheet and video if asked. A
+/// finished folder (its frames.jsonl written, no shards) only gets the map, contact sheet and
+/// video, from its frames.jsonl and frames as they are.
 public enum ShardMerge {
     /// `addsOther`: the caller adds a file of its own to the folder (the report), so a finished
-    /// folder with no contact sheet or video asked for is not an error.
+    /// folder with no contact sheet or video asked for is not an error. `map`: draw map.png from
+    /// the folder's frames.jsonl (`TrackMap.writeForFolder`) over that base map, a cone every so
+    /// many seconds; before the video and the contact sheet, so a frames.jsonl it cannot read
+    /// stops the merge before they are made.
     public static func run(dir: URL, batch: BatchOptions, fontPath: String? = nil, pngCompressionLevel: Int = 6,
-                           fps: Double = 2, addsOther: Bool = false) throws -> MergeSummary {
+                           fps: Double = 2, map: (baseMap: [MapFeature]?, coneInterval: Double)? = nil,
+                           addsOther: Bool = false) throws -> MergeSummary {
         let video = batch.video ? try VideoEncoder() : nil
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir.path, isDirectory: &isDir), isDir.boolValue else {
@@ -93,14 +99,15 @@ public enum ShardMerge {
         }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         if !names.contains(where: { ShardSpec.fromManifestName($0) != nil }) && names.contains("frames.jsonl") {
-            guard batch.video || batch.contactSheetEvery != nil || addsOther else {
-                throw InputError(file: dir.path, "is finished already (frames.jsonl, no shard manifests): nothing to merge; give --video, --contact-sheet N or --report to add them to it")
+            guard batch.video || batch.contactSheetEvery != nil || map != nil || addsOther else {
+                throw InputError(file: dir.path, "is finished already (frames.jsonl, no shard manifests): nothing to merge; give --video, --contact-sheet N, --map or --report to add them to it")
             }
-            let finished = try FolderExtras.ofFinishedFolder(dir)
+            let finished = try FolderExtras.ofFinishedFolder(dir, framesRead: batch.video || batch.contactSheetEvery != nil)
             if let every = batch.contactSheetEvery { try ContactSheetWriter.check(total: finished.total, every: every) }
+            let mapLine = try map.map { try TrackMap.writeForFolder(dir, baseMap: $0.baseMap, coneInterval: $0.coneInterval) }
             let lines = try finished.write(dir: dir, contactSheetEvery: batch.contactSheetEvery, video: video, fontPath: fontPath,
                                            pngCompressionLevel: pngCompressionLevel, fps: fps)
-            return MergeSummary(frames: finished.total, shards: 0, outputDir: dir, extras: lines)
+            return MergeSummary(frames: finished.total, shards: 0, outputDir: dir, extras: (mapLine.map { [$0] } ?? []) + lines)
         }
         let shards = try findShards(in: dir)
         let n = shards[0].count
@@ -187,10 +194,11 @@ public enum ShardMerge {
         RenderJournal.removeAll(in: dir, except: nil)
         removeShardManifests(in: dir)
         removeFrames(in: dir, above: total)
+        let mapLine = try map.map { try TrackMap.writeForFolder(dir, baseMap: $0.baseMap, coneInterval: $0.coneInterval) }
         let extras = FolderExtras(total: total, firstTime: firstTime, lastTime: lastTime, frameSize: frameSize) { times[$0 - 1] }
         let lines = try extras.write(dir: dir, contactSheetEvery: batch.contactSheetEvery, video: video, fontPath: fontPath,
                                      pngCompressionLevel: pngCompressionLevel, fps: fps)
-        return MergeSummary(frames: total, shards: n, outputDir: dir, extras: lines)
+        return MergeSummary(frames: total, shards: n, outputDir: dir, extras: (mapLine.map { [$0] } ?? []) + lines)
     }
 
     /// The shards in `dir`: all N of one count, else an error naming what is missing.
@@ -198,7 +206,7 @@ public enum ShardMerge {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
         let found = names.compactMap(ShardSpec.fromManifestName)
         guard !found.isEmpty else {
-            throw InputError(file: dir.path, "no shard manifests (frames.shard-I-of-N.jsonl): nothing to merge; run poiar replay --shard I/N first")
+            throw InputError(file: dir.path, "no frames.jsonl and no shard manifests (frames.shard-I-of-N.jsonl): not a replay's output folder, nothing to merge or add to; run poiar replay (--shard I/N) first")
         }
         let counts = Set(found.map(\.count))
         guard counts.count == 1, let n = counts.first else {
