@@ -361,8 +361,8 @@ public final class ReplayEngine {
         // The map (--map) before the manifest, whose presence means everything is written.
         if options.overlay.map {
             try TrackMap.write(fused: fused, db: prepared.database, baseMap: try prepared.baseMap.features(), camera: camera,
-                               options: options, to: outDir.appendingPathComponent("map.png"))
-            written.extras.append("wrote map.png: the track, view cones every \(plainNumber(options.overlay.mapConeInterval)) s and the POIs \(FolderExtras.size(outDir, "map.png"))")
+                               options: options, to: outDir.appendingPathComponent(TrackMap.fileName))
+            written.extras.append("wrote \(TrackMap.fileName): the track, view cones every \(plainNumber(options.overlay.mapConeInterval)) s and the POIs \(FolderExtras.size(outDir, TrackMap.fileName))")
         }
         let mcap = try prepared.mcap?.finish()
         // The video before the manifest, whose presence means everything is written.

@@ -1,5 +1,6 @@
 import FolderExtras
 import Foundation
+import Maps
 import POIARCore
 import Recordings
 import SensorLog
@@ -10,7 +11,7 @@ extension ReplayOptions {
     public static func writesInOutputFolder(_ name: String) -> Bool {
         (name.hasPrefix("frame_") && name.hasSuffix(".png")) || (name.hasPrefix("frames.") && name.hasSuffix(".jsonl"))
             || name.hasPrefix(RenderJournal.fileName)
-            || ["map.png", BatchOptions.reportFileName, VideoEncoder.fileName, ContactSheetWriter.fileName].contains(name)
+            || [TrackMap.fileName, BatchOptions.reportFileName, VideoEncoder.fileName, ContactSheetWriter.fileName].contains(name)
     }
 
     /// The outputs of a replay of a recording with `metadata` in `logFolder`, and every file
@@ -20,7 +21,7 @@ extension ReplayOptions {
         var plan = OutputPlan()
         let folderOption = outputDir == nil ? "the output folder" : "--out"
         var files = [(name: batch.shard?.manifestName ?? "frames.jsonl", option: folderOption)]
-        if overlay.map { files.append(("map.png", "--map")) }
+        if overlay.map { files.append((TrackMap.fileName, "--map")) }
         files += batch.extraFiles
         plan.writesFolder(resolvedOutputDir.path, option: folderOption, files: files, names: ReplayOptions.writesInOutputFolder)
         if let mcap { plan.writes(mcap.path, option: "--mcap") }

@@ -82,6 +82,8 @@ import Testing
                 "\(notOSM.stderr)")
         let alone = try runPoiar(["merge", out.path, "--basemap", osm])
         #expect(alone.status == 64 && alone.stderr.contains("--basemap: goes with --map"), "\(alone.stderr)")
+        let every = try runPoiar(["merge", out.path, "--map-every", "3"])
+        #expect(every.status == 64 && every.stderr.contains("--map-every: goes with --map"), "\(every.stderr)")
     }
 
     @Test func aFolderWithoutFramesJSONLIsRefused() throws {
