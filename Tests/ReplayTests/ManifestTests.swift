@@ -15,6 +15,21 @@ import Testing
         #expect(frame.camera.distortion?.model == "fisheye" && !frame.isMapView)
     }
 
+    /// A line's camera gives back its lens (`merge --map` draws the cones at its field of view):
+    /// a fisheye sees far more than a pinhole of its focal length.
+    @Test func aLinesCameraKeepsItsLens() {
+        let fisheye = CameraIntrinsics(width: 1920, height: 1080, fx: 870, fy: 870, cx: 960, cy: 540,
+                                       distortion: LensDistortion(model: .fisheye, k1: 0.05, k2: -0.01, k3: 0.002, k4: -0.0003))
+        let brown = CameraIntrinsics(width: 720, height: 1280, fx: 1100, fy: 1100, cx: 360, cy: 640,
+                                     distortion: LensDistortion(k1: -0.2, k2: 0.05, p1: 0.001, p2: -0.002, k3: 0.01))
+        for camera in [fisheye, brown] {
+            let line = ManifestFrame.Camera(camera)
+            #expect(line.withLens == camera)
+            #expect(abs(line.withLens.halfHorizontalFOVDeg - camera.halfHorizontalFOVDeg) < 1e-12)
+        }
+        #expect(ManifestFrame.Camera(fisheye).withLens.halfHorizontalFOVDeg > ManifestFrame.Camera(fisheye).intrinsics.halfHorizontalFOVDeg + 5)
+    }
+
     @Test func aBrokenLineIsNamedByFileLineAndField() throws {
         let url = try makeTempDir("poiar-manifest").appendingPathComponent("frames.jsonl")
         func error(_ text: String) throws -> InputError? {
