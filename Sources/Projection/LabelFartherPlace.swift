@@ -33,25 +33,9 @@ extension LabelLayout {
         return candidates.first { c in
             let start = c.box.leaderStart(toward: anchor, inset: 0)
             return clear(c.box)
-                && !blocks.contains { segment(start, anchor, crosses: $0) }
-                && !lines.contains { segments(start, anchor, $0.start, $0.end) || segment($0.start, $0.end, crosses: c.box) }
+                && !blocks.contains { segment(start, anchor, meets: $0) }
+                && !lines.contains { segments(start, anchor, $0.start, $0.end) || segment($0.start, $0.end, meets: c.box) }
         }?.box
-    }
-
-    /// Whether the segment from `a` to `b` passes through `r` (Liang–Barsky clipping).
-    private func segment(_ a: Point2, _ b: Point2, crosses r: Rect) -> Bool {
-        var t0 = 0.0, t1 = 1.0
-        let d = Point2(b.x - a.x, b.y - a.y)
-        for (p, q) in [(-d.x, a.x - r.minX), (d.x, r.maxX - a.x), (-d.y, a.y - r.minY), (d.y, r.maxY - a.y)] {
-            if p == 0 {
-                if q < 0 { return false }
-            } else {
-                let t = q / p
-                if p < 0 { t0 = max(t0, t) } else { t1 = min(t1, t) }
-                if t0 > t1 { return false }
-            }
-        }
-        return true
     }
 
     /// Whether the segments `a`–`b` and `c`–`d` cross (touching ends, as two leaders to one
