@@ -66,3 +66,20 @@ extension LabelSizing {
         Rect(x: tip.x - 20, y: tip.y - 20, width: 40, height: 40)
     }
 }
+
+/// Whether the segment from `a` to `b` meets `box` (Liang–Barsky clipping): a map's track
+/// against its labels, a card's leader against the other cards.
+public func segment(_ a: Point2, _ b: Point2, meets box: Rect) -> Bool {
+    var t0 = 0.0, t1 = 1.0
+    let dx = b.x - a.x, dy = b.y - a.y
+    for (p, q) in [(-dx, a.x - box.minX), (dx, box.maxX - a.x), (-dy, a.y - box.minY), (dy, box.maxY - a.y)] {
+        if p == 0 {
+            if q < 0 { return false }
+        } else {
+            let r = q / p
+            if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+            if t0 > t1 { return false }
+        }
+    }
+    return true
+}

@@ -62,7 +62,8 @@ extension LabelLayout {
     /// enter the HUD, or pass `maxStackLevel`): hanging the leader's length below the anchor,
     /// pushed down past the cards in its way (`stackGap` under each; the pushes are its stack
     /// level), centred under the anchor or with either end at it; or else beside the anchor,
-    /// right then left, level with it or half a card higher or lower. Needs the place clear of
+    /// right then left, level with it or half a card higher or lower; or else farther, at the end
+    /// of an angled leader (`fartherPlace`). Needs the place clear of
     /// `placed`, the HUD, the image's edges and the `others`' anchors (`coversAnchor`), and the
     /// leader clear of the HUD. A phone in a car
     /// holder tilted back, or a camera pitched down, sees the horizon near the top of the picture:
@@ -96,6 +97,7 @@ extension LabelLayout {
                 if clear(beside) { return (beside, 0) }
             }
         }
-        return nil
+        // Farther, at the end of an angled leader.
+        return fartherPlace(above, anchor: anchor, placed: placed, leaders: leaders, clear: clear).map { ($0, 0) }
     }
 }

@@ -139,10 +139,6 @@ public enum HUDDesign {
     /// Dot radii on the radar: a blip labelled on this frame (with a white ring around it), any
     /// other blip, and the device at the centre.
     static let radarDot = (labelledBlip: 3.4, labelledRing: 1.2, blip: 2.4, device: 3.5)
-    /// Within this many degrees of facing south the red N sits over the range text at the bottom
-    /// of the disc: the range goes to the top instead. (At 720 px the N is 11 px inside a 75 px rim,
-    /// so it spans about ±25° of the text's 40 px.)
-    static let radarRangeClearOfNorth = 35.0
 }
 
 /// Where the HUD's parts sit on a `width` × `height` frame drawn with `style`: cards and
@@ -403,9 +399,7 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
     cairo_stroke(cr)
     // Blips, farthest first; unlabelled ones small.
     for blip in radar.blips.sorted(by: { $0.distance > $1.distance }) where blip.distance <= radar.range {
-        let a = angleDifference(blip.bearing, radar.heading) * .pi / 180
-        let d = blip.distance / radar.range * (r - HUDDesign.radarInset.blip * s)
-        let p = Point2(centre.x + d * sin(a), centre.y - d * cos(a))
+        let p = radarBlipPoint(blip, radar: radar, centre: centre, r: r, scale: s)
         let size = (blip.labelled ? HUDDesign.radarDot.labelledBlip : HUDDesign.radarDot.blip) * s
         if blip.labelled {
             canvas.setColour(red: 1, green: 1, blue: 1)
@@ -416,30 +410,25 @@ private func drawRadar(_ radar: RadarDrawing, fonts: HUDFonts, scale s: Double, 
         cairo_arc(cr, p.x, p.y, size, 0, 2 * .pi)
         cairo_fill(cr)
     }
-    // The range at the bottom of the disc, or at its top while the red N is down there (facing
-    // south), so the two never overlap ("3N0 m"); over the blips, in a halo of the disc's
-    // colour, so a POI near the rim does not cover it.
+    // North on the rim: a red "N" where north lies (drawn last, over all).
+    let northBox = radarNorthBox(heading: radar.heading, centre: centre, r: r, scale: s, font: fonts.tapeBold)
+    // The range where it covers neither a blip nor the N (`radarRangeOrigin`), in a halo of the
+    // disc's colour.
     let rangeText = radar.range < 999.5 ? "\(Int(radar.range.rounded())) m" : String(format: "%.1f km", radar.range / 1000)
-    let northDown = abs(angleDifference(radar.heading, 180)) < HUDDesign.radarRangeClearOfNorth
-    let rangeBaseline = northDown ? centre.y - r + HUDDesign.radarInset.rangeText * s + fonts.tape.ascent
-                                  : centre.y + r - HUDDesign.radarInset.rangeText * s
-    cairo_move_to(cr, centre.x - fonts.tape.width(of: rangeText) / 2, rangeBaseline)
+    let origin = radarRangeOrigin(width: fonts.tape.width(of: rangeText), ascent: fonts.tape.ascent, descent: fonts.tape.descent,
+                                  radar: radar, centre: centre, r: r, scale: s, north: northBox)
+    cairo_move_to(cr, origin.x, origin.y)
     canvas.textPath(rangeText, font: fonts.tape)
     canvas.setColour(red: b.red, green: b.green, blue: b.blue, alpha: b.alpha)
     cairo_set_line_width(cr, 3 * s)
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
     cairo_stroke(cr)
     canvas.setColour(red: 1, green: 1, blue: 1, alpha: 0.85)
-    canvas.text(rangeText, font: fonts.tape, x: centre.x - fonts.tape.width(of: rangeText) / 2, y: rangeBaseline)
+    canvas.text(rangeText, font: fonts.tape, x: origin.x, y: origin.y)
     // The device.
     canvas.setColour(red: 1, green: 1, blue: 1)
     cairo_arc(cr, centre.x, centre.y, HUDDesign.radarDot.device * s, 0, 2 * .pi)
     cairo_fill(cr)
-    // North on the rim: a red "N" where north lies.
-    let north = -radar.heading * .pi / 180
-    let northRadius = r - HUDDesign.radarInset.north * s
-    let np = Point2(centre.x + northRadius * sin(north), centre.y - northRadius * cos(north))
     canvas.setColour(red: 1, green: 0.42, blue: 0.36)
-    canvas.text("N", font: fonts.tapeBold, x: np.x - fonts.tapeBold.width(of: "N") / 2,
-                y: np.y + fonts.tapeBold.ascent / 2 - HUDDesign.radarInset.northRaise * s)
+    canvas.text("N", font: fonts.tapeBold, x: northBox.minX, y: northBox.minY + fonts.tapeBold.ascent)
 }
