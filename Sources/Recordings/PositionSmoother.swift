@@ -48,6 +48,9 @@ struct PositionSmoother {
         var east: Double, north: Double
         var accuracy: Double
         var velocity: Velocity? = nil
+        /// False for an epoch inside a GPS gap that carries the IMU's velocity alone
+        /// (`MotionVelocity.gapTimes`): its position and accuracy are not a measurement.
+        var isFix = true
     }
 
     /// A velocity measurement, m/s, with the variance of each axis, (m/s)².
@@ -94,6 +97,7 @@ struct PositionSmoother {
         var current: Estimate?
         var rejection: (since: Double, hph: Double)?  // the run of fixes left out
         var consistency = Consistency(seconds: settings.wanderSeconds)
+        var lastFixTime: Double?
         for (k, fix) in fixes.enumerated() {
             let sigma = Self.axisSigma(fix.accuracy)
             let wanderVar = pow(settings.wanderShare * sigma, 2)
@@ -111,16 +115,25 @@ struct PositionSmoother {
             predicted.append(prior)
             if let v = fix.velocity { prior = Self.update(prior, with: v, gate: settings.gate) }
             priors.append(prior)
+            guard fix.isFix else {
+                // An epoch in a GPS gap: the velocity alone.
+                current = prior
+                var stated = prior
+                if gating == .soften { stated.covariance = stated.covariance * consistency.scale }
+                updated.append(stated)
+                continue
+            }
+            defer { lastFixTime = fix.time }
             let whiteVar = pow(settings.whiteShare * sigma, 2)
             // Innovation: z − (p + b), variance HPHᵀ + R with H = [1 0 1].
             let c = prior.covariance
             let hph = c[0, 0] + 2 * c[0, 2] + c[2, 2]
             let ie = fix.east - prior.east.x - prior.east.z, inn = fix.north - prior.north.x - prior.north.z
-            if gating == .soften && k > 0 {
+            if gating == .soften, let lastFixTime {
                 let d2 = (ie * ie + inn * inn) / (hph + whiteVar)
                 inflation[k] = d2 > settings.gate ? ((hph + whiteVar) * d2 / settings.gate - hph) / whiteVar : 1
-                consistency.add(d2: min(d2, settings.gate), dt: fix.time - fixes[k - 1].time)
-            } else if gating == .reject && k > 0 {
+                consistency.add(d2: min(d2, settings.gate), dt: fix.time - lastFixTime)
+            } else if gating == .reject && lastFixTime != nil {
                 // One filter alone cannot tell a jump from a turn it has not seen yet: it leaves
                 // the fix out. While it leaves fixes out its uncertainty grows (the velocity is
                 // loosely known), which would let the rest of a jump in: for `stickySeconds`
@@ -248,7 +261,8 @@ struct PositionSmoother {
     func backwardPredictions(_ fixes: [PlaneFix], inflation: [Double], gating: Gating) -> [Estimate] {
         let reversed = fixes.reversed().map {
             PlaneFix(time: -$0.time, east: $0.east, north: $0.north, accuracy: $0.accuracy,
-                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) })
+                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) },
+                     isFix: $0.isFix)
         }
         var weights = Array(inflation.reversed())
         let flip = Matrix3.diagonal(1, -1, 1)
@@ -263,6 +277,7 @@ struct PositionSmoother {
     func leaveOneOut(_ fixes: [PlaneFix], forward: [Estimate], backward: [Estimate])
         -> [(d2: Double, hph: Double, whiteVar: Double)] {
         fixes.indices.map { k in
+            guard fixes[k].isFix else { return (0, 0, 0) }  // no fix to judge
             let f = forward[k], b = backward[k]
             let whiteVar = pow(settings.whiteShare * Self.axisSigma(fixes[k].accuracy), 2)
             var east = f.east, north = f.north, cov = f.covariance
