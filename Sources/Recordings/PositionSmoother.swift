@@ -296,7 +296,8 @@ struct PositionSmoother {
     /// The whole recording: forward and backward filters with gating find the fixes that
     /// disagree with the rest (`leaveOneOut`), their noise is inflated, and that is found again
     /// with the new weights; then forward with those weights and back with RTS.
-    func smooth(_ fixes: [PlaneFix]) -> (estimates: [Estimate], inflation: [Double]) {
+    func smooth(_ given: [PlaneFix]) -> (estimates: [Estimate], inflation: [Double]) {
+        let fixes = Self.bridging(given) { given[$0].isFix }
         var inflation = [Double](repeating: 1, count: fixes.count)
         guard fixes.count > 1 else { return (forward(fixes, inflation: &inflation, gating: .none).updated, inflation) }
         var gating = Gating.reject
@@ -312,8 +313,29 @@ struct PositionSmoother {
             }
             gating = .none
         }
+        // A run of fixes left out is a gap for the IMU as well: its velocity is loosened with the
+        // time from the nearest fix kept, as across a dropout (a long burst crossed on the steps
+        // alone drifted by 5–10 m while σ said 3 m).
         var weights = inflation
-        return (rts(forward(fixes, inflation: &weights, gating: .none)), inflation)
+        let bridged = Self.bridging(given) { given[$0].isFix && inflation[$0] <= 3 }
+        return (rts(forward(bridged, inflation: &weights, gating: .none)), inflation)
+    }
+
+    /// `fixes` with each IMU velocity's variance grown by the time from the nearest `trusted`
+    /// fix (`MotionVelocity.bridged`): the step length and the offset are biases, which add up
+    /// wherever no fix checks them.
+    static func bridging(_ fixes: [PlaneFix], trusted: (Int) -> Bool) -> [PlaneFix] {
+        var before = [Double](repeating: -.infinity, count: fixes.count), after = [Double](repeating: .infinity, count: fixes.count)
+        var last = -Double.infinity
+        for k in fixes.indices { if trusted(k) { last = fixes[k].time }; before[k] = last }
+        last = .infinity
+        for k in fixes.indices.reversed() { if trusted(k) { last = fixes[k].time }; after[k] = last }
+        return fixes.indices.map { k in
+            var fix = fixes[k]
+            let elapsed = min(fix.time - before[k], after[k] - fix.time)
+            if let v = fix.velocity, elapsed.isFinite { fix.velocity = MotionVelocity.bridged(v, elapsed: elapsed) }
+            return fix
+        }
     }
 
     /// Rauch–Tung–Striebel: each estimate corrected by the one after it.

@@ -59,7 +59,7 @@ public struct SmoothedPositions: Sendable {
                                                          motion: motion, causal: causal)
             motionFixes = velocities.filter { $0 != nil }.count
             // Across the GPS's gaps the IMU's velocity alone, every second, looser the farther
-            // from a fix (the nearest one over a whole recording; causally, the one before).
+            // from a fix.
             let gaps = MotionVelocity.gapTimes(planeFixes)
             let bridging = MotionVelocity.measurements(at: gaps, planeFixes, reference: reference, motion: motion, causal: causal)
             for k in planeFixes.indices { planeFixes[k].velocity = velocities[k] }
@@ -69,10 +69,11 @@ public struct SmoothedPositions: Sendable {
             for (t, v) in zip(gaps, bridging) {
                 while next < planeFixes.count, planeFixes[next].time < t { merged.append(planeFixes[next]); next += 1 }
                 guard let v, next > 0 else { continue }
-                let before = planeFixes[next - 1], after = planeFixes[next]
-                let elapsed = causal ? t - before.time : min(t - before.time, after.time - t)
+                let before = planeFixes[next - 1]
                 var epoch = before  // its accuracy scales the wander's process noise
-                epoch.velocity = MotionVelocity.bridged(v, elapsed: elapsed)
+                // Causally loosened here with the time from the fix before; over a whole
+                // recording the smoother does it, from the nearest fix it keeps.
+                epoch.velocity = causal ? MotionVelocity.bridged(v, elapsed: t - before.time) : v
                 epoch.time = t
                 epoch.isFix = false
                 merged.append(epoch)
