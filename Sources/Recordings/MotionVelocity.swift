@@ -55,45 +55,93 @@ enum MotionVelocity {
         return AtFix(cadence: cadences.reduce(0, +) / Double(cadences.count), azimuth: azimuth)
     }
 
-    /// One velocity measurement per fix (nil where the IMU tells nothing usable).
-    static func measurements(_ fixes: [PositionSmoother.PlaneFix], reference: [PositionSmoother.Estimate],
+    /// One velocity measurement per time of `times` (in time order; nil where the IMU tells
+    /// nothing usable), calibrated against `reference`, the GPS-only track at `fixes`.
+    static func measurements(at times: [Double], _ fixes: [PositionSmoother.PlaneFix], reference: [PositionSmoother.Estimate],
                              motion: [MotionSample], causal: Bool) -> [PositionSmoother.Velocity?] {
-        guard !motion.isEmpty, reference.count == fixes.count else { return Array(repeating: nil, count: fixes.count) }
-        let at = fixes.map { atFix($0.time, motion: motion, causal: causal) }
+        guard !motion.isEmpty, reference.count == fixes.count else { return Array(repeating: nil, count: times.count) }
+        let atFixes = fixes.map { atFix($0.time, motion: motion, causal: causal) }
         let speeds = reference.map { hypot($0.east.y, $0.north.y) }
         // Per walking fix: its step length and its direction's offset from the reference's course.
         let calibration: [(length: Double, offset: Double)?] = fixes.indices.map { k in
-            guard let cadence = at[k].cadence, let azimuth = at[k].azimuth, speeds[k] > 0.3, speeds[k] < maxWalkingSpeed else { return nil }
+            guard let cadence = atFixes[k].cadence, let azimuth = atFixes[k].azimuth, speeds[k] > 0.3, speeds[k] < maxWalkingSpeed else { return nil }
             let course = atan2(reference[k].east.y, reference[k].north.y)
             return (speeds[k] / cadence, course - azimuth)
         }
-        var out = [PositionSmoother.Velocity?](repeating: nil, count: fixes.count)
+        var out = [PositionSmoother.Velocity?](repeating: nil, count: times.count)
         var lo = 0, hi = 0  // the window's fixes: lo..<hi
-        for k in fixes.indices {
-            let t = fixes[k].time
+        for (k, t) in times.enumerated() {
+            let here = atFix(t, motion: motion, causal: causal)
             let from = causal ? t - 2 * window : t - window, to = causal ? t : t + window
             while lo < fixes.count, fixes[lo].time < from { lo += 1 }
             while hi < fixes.count, fixes[hi].time <= to { hi += 1 }
             let span = lo..<max(lo, hi)
             guard median(span.map { speeds[$0] }) ?? .infinity < maxWalkingSpeed else { continue }
-            if at[k].still {
+            if here.still {
                 out[k] = .init(east: 0, north: 0, variance: stillSigma * stillSigma)
                 continue
             }
-            guard let cadence = at[k].cadence, let azimuth = at[k].azimuth else { continue }
+            guard let cadence = here.cadence, let azimuth = here.azimuth else { continue }
             let pairs = span.compactMap { calibration[$0] }
             guard pairs.count >= minCalibrationFixes, let length = median(pairs.map(\.length)) else { continue }
-            let c = pairs.reduce(0) { $0 + cos($1.offset) } / Double(pairs.count)
-            let s = pairs.reduce(0) { $0 + sin($1.offset) } / Double(pairs.count)
-            // Circular standard deviation of the offsets.
-            let spread = (-2 * log(max(1e-12, hypot(c, s)))).squareRoot()
+            let (offset, spread) = causal ? circularMean(pairs.map(\.offset)) : robustOffset(pairs.map(\.offset))
             guard spread <= maxSpread else { continue }
-            let speed = length * cadence, direction = azimuth + atan2(s, c)
+            let speed = length * cadence, direction = azimuth + offset
             let along = stepLengthShare * speed, across = speed * max(radians(5), spread)
             out[k] = .init(east: speed * sin(direction), north: speed * cos(direction),
                            variance: max(along * along, across * across) + walkingFloor * walkingFloor)
         }
         return out
+    }
+
+    /// The offset between the direction faced and the walking one, and its spread (radians):
+    /// the circular mean and standard deviation of the offsets within three robust standard
+    /// deviations (1.4826 × the median absolute deviation) of their circular mean. The
+    /// reference's course is off wherever its track is (a multipath burst it followed for a
+    /// while, a gap it crossed on a guess): taken in, those offsets made the spread of a walk
+    /// with bursts and dropouts 45–70° where the phone's sweep is 10°, and the steps went unused.
+    /// Causally the plain `circularMean` is kept: its reference, the forward filter alone,
+    /// follows a burst for longer, and the offsets it gives are off together, not scattered;
+    /// the robust spread then trusted them (measured: the causal median of the `bursts` model
+    /// 0.95 → 1.15× the raw fixes', docs/position.md).
+    static func robustOffset(_ offsets: [Double]) -> (offset: Double, spread: Double) {
+        let first = circularMean(offsets).offset
+        let deviations = offsets.map { abs(remainder($0 - first, 2 * .pi)) }
+        let limit = max(radians(10), 3 * 1.4826 * (median(deviations) ?? 0))
+        let kept = zip(offsets, deviations).compactMap { $1 <= limit ? $0 : nil }
+        return circularMean(kept.isEmpty ? offsets : kept)
+    }
+
+    /// The circular mean of `angles` and their circular standard deviation (radians).
+    static func circularMean(_ angles: [Double]) -> (offset: Double, spread: Double) {
+        let c = angles.reduce(0) { $0 + cos($1) } / Double(angles.count)
+        let s = angles.reduce(0) { $0 + sin($1) } / Double(angles.count)
+        return (atan2(s, c), (-2 * log(max(1e-12, hypot(c, s)))).squareRoot())
+    }
+
+    // MARK: Across a GPS gap
+
+    /// Spacing of the IMU-only epochs inside a GPS gap, s: the fixes' own rate.
+    static let gapStep = 1.0
+
+    /// The times inside the gaps between `fixes` (longer than 1.5 `gapStep`) at which the IMU's
+    /// velocity is taken without a fix, every `gapStep`. Without them a filter crosses a
+    /// dropout on its last velocity alone: its uncertainty grows by metres a second, and the
+    /// first fixes after the gap, a multipath burst among them, are taken whatever they say.
+    static func gapTimes(_ fixes: [PositionSmoother.PlaneFix]) -> [Double] {
+        zip(fixes, fixes.dropFirst()).flatMap { a, b -> [Double] in
+            let n = Int(((b.time - a.time) / gapStep - 0.5).rounded(.down))
+            return n < 1 ? [] : (1...n).map { a.time + Double($0) * gapStep }
+        }
+    }
+
+    /// `v` taken `elapsed` s from the fix it is counted from, its variance grown in proportion:
+    /// the step length and the offset are biases, not white noise, so across a gap their error
+    /// adds up as (σ·T)², where independent measurements every `gapStep` would claim σ²·T.
+    static func bridged(_ v: PositionSmoother.Velocity, elapsed: Double) -> PositionSmoother.Velocity {
+        var v = v
+        v.variance *= max(1, elapsed / gapStep)
+        return v
     }
 
     static func median(_ xs: [Double]) -> Double? {

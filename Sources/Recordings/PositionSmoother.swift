@@ -48,6 +48,9 @@ struct PositionSmoother {
         var east: Double, north: Double
         var accuracy: Double
         var velocity: Velocity? = nil
+        /// False for an epoch inside a GPS gap that carries the IMU's velocity alone
+        /// (`MotionVelocity.gapTimes`): its position and accuracy are not a measurement.
+        var isFix = true
     }
 
     /// A velocity measurement, m/s, with the variance of each axis, (m/s)².
@@ -94,6 +97,7 @@ struct PositionSmoother {
         var current: Estimate?
         var rejection: (since: Double, hph: Double)?  // the run of fixes left out
         var consistency = Consistency(seconds: settings.wanderSeconds)
+        var lastFixTime: Double?
         for (k, fix) in fixes.enumerated() {
             let sigma = Self.axisSigma(fix.accuracy)
             let wanderVar = pow(settings.wanderShare * sigma, 2)
@@ -111,16 +115,25 @@ struct PositionSmoother {
             predicted.append(prior)
             if let v = fix.velocity { prior = Self.update(prior, with: v, gate: settings.gate) }
             priors.append(prior)
+            guard fix.isFix else {
+                // An epoch in a GPS gap: the velocity alone.
+                current = prior
+                var stated = prior
+                if gating == .soften { stated.covariance = stated.covariance * consistency.scale }
+                updated.append(stated)
+                continue
+            }
+            defer { lastFixTime = fix.time }
             let whiteVar = pow(settings.whiteShare * sigma, 2)
             // Innovation: z − (p + b), variance HPHᵀ + R with H = [1 0 1].
             let c = prior.covariance
             let hph = c[0, 0] + 2 * c[0, 2] + c[2, 2]
             let ie = fix.east - prior.east.x - prior.east.z, inn = fix.north - prior.north.x - prior.north.z
-            if gating == .soften && k > 0 {
+            if gating == .soften, let lastFixTime {
                 let d2 = (ie * ie + inn * inn) / (hph + whiteVar)
                 inflation[k] = d2 > settings.gate ? ((hph + whiteVar) * d2 / settings.gate - hph) / whiteVar : 1
-                consistency.add(d2: min(d2, settings.gate), dt: fix.time - fixes[k - 1].time)
-            } else if gating == .reject && k > 0 {
+                consistency.add(d2: min(d2, settings.gate), dt: fix.time - lastFixTime)
+            } else if gating == .reject && lastFixTime != nil {
                 // One filter alone cannot tell a jump from a turn it has not seen yet: it leaves
                 // the fix out. While it leaves fixes out its uncertainty grows (the velocity is
                 // loosely known), which would let the rest of a jump in: for `stickySeconds`
@@ -248,7 +261,8 @@ struct PositionSmoother {
     func backwardPredictions(_ fixes: [PlaneFix], inflation: [Double], gating: Gating) -> [Estimate] {
         let reversed = fixes.reversed().map {
             PlaneFix(time: -$0.time, east: $0.east, north: $0.north, accuracy: $0.accuracy,
-                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) })
+                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) },
+                     isFix: $0.isFix)
         }
         var weights = Array(inflation.reversed())
         let flip = Matrix3.diagonal(1, -1, 1)
@@ -263,6 +277,7 @@ struct PositionSmoother {
     func leaveOneOut(_ fixes: [PlaneFix], forward: [Estimate], backward: [Estimate])
         -> [(d2: Double, hph: Double, whiteVar: Double)] {
         fixes.indices.map { k in
+            guard fixes[k].isFix else { return (0, 0, 0) }  // no fix to judge
             let f = forward[k], b = backward[k]
             let whiteVar = pow(settings.whiteShare * Self.axisSigma(fixes[k].accuracy), 2)
             var east = f.east, north = f.north, cov = f.covariance
@@ -281,7 +296,8 @@ struct PositionSmoother {
     /// The whole recording: forward and backward filters with gating find the fixes that
     /// disagree with the rest (`leaveOneOut`), their noise is inflated, and that is found again
     /// with the new weights; then forward with those weights and back with RTS.
-    func smooth(_ fixes: [PlaneFix]) -> (estimates: [Estimate], inflation: [Double]) {
+    func smooth(_ given: [PlaneFix]) -> (estimates: [Estimate], inflation: [Double]) {
+        let fixes = Self.bridging(given) { given[$0].isFix }
         var inflation = [Double](repeating: 1, count: fixes.count)
         guard fixes.count > 1 else { return (forward(fixes, inflation: &inflation, gating: .none).updated, inflation) }
         var gating = Gating.reject
@@ -297,8 +313,29 @@ struct PositionSmoother {
             }
             gating = .none
         }
+        // A run of fixes left out is a gap for the IMU as well: its velocity is loosened with the
+        // time from the nearest fix kept, as across a dropout (a long burst crossed on the steps
+        // alone drifted by 5–10 m while σ said 3 m).
         var weights = inflation
-        return (rts(forward(fixes, inflation: &weights, gating: .none)), inflation)
+        let bridged = Self.bridging(given) { given[$0].isFix && inflation[$0] <= 3 }
+        return (rts(forward(bridged, inflation: &weights, gating: .none)), inflation)
+    }
+
+    /// `fixes` with each IMU velocity's variance grown by the time from the nearest `trusted`
+    /// fix (`MotionVelocity.bridged`): the step length and the offset are biases, which add up
+    /// wherever no fix checks them.
+    static func bridging(_ fixes: [PlaneFix], trusted: (Int) -> Bool) -> [PlaneFix] {
+        var before = [Double](repeating: -.infinity, count: fixes.count), after = [Double](repeating: .infinity, count: fixes.count)
+        var last = -Double.infinity
+        for k in fixes.indices { if trusted(k) { last = fixes[k].time }; before[k] = last }
+        last = .infinity
+        for k in fixes.indices.reversed() { if trusted(k) { last = fixes[k].time }; after[k] = last }
+        return fixes.indices.map { k in
+            var fix = fixes[k]
+            let elapsed = min(fix.time - before[k], after[k] - fix.time)
+            if let v = fix.velocity, elapsed.isFinite { fix.velocity = MotionVelocity.bridged(v, elapsed: elapsed) }
+            return fix
+        }
     }
 
     /// Rauch–Tung–Striebel: each estimate corrected by the one after it.

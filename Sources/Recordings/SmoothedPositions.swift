@@ -24,6 +24,8 @@ public struct SmoothedPositions: Sendable {
     let smoother: PositionSmoother
     /// The stated accuracy at each estimate (the process noise's wander scale, causally).
     let accuracies: [Double]
+    /// Whether each estimate is at a fix (else at an epoch in a GPS gap, `MotionVelocity.gapTimes`).
+    let isFix: [Bool]
 
     /// Fixes given the walker's velocity from the IMU (`MotionVelocity`): still, or stepping.
     public let motionFixes: Int
@@ -53,9 +55,31 @@ public struct SmoothedPositions: Sendable {
             motionFixes = 0
         } else {
             let reference = causal ? smoother.filter(planeFixes) : smoother.smooth(planeFixes).estimates
-            let velocities = MotionVelocity.measurements(planeFixes, reference: reference, motion: motion, causal: causal)
-            for k in planeFixes.indices { planeFixes[k].velocity = velocities[k] }
+            let velocities = MotionVelocity.measurements(at: planeFixes.map(\.time), planeFixes, reference: reference,
+                                                         motion: motion, causal: causal)
             motionFixes = velocities.filter { $0 != nil }.count
+            // Across the GPS's gaps the IMU's velocity alone, every second, looser the farther
+            // from a fix.
+            let gaps = MotionVelocity.gapTimes(planeFixes)
+            let bridging = MotionVelocity.measurements(at: gaps, planeFixes, reference: reference, motion: motion, causal: causal)
+            for k in planeFixes.indices { planeFixes[k].velocity = velocities[k] }
+            var merged: [PositionSmoother.PlaneFix] = []
+            merged.reserveCapacity(planeFixes.count + gaps.count)
+            var next = 0  // the next fix to take
+            for (t, v) in zip(gaps, bridging) {
+                while next < planeFixes.count, planeFixes[next].time < t { merged.append(planeFixes[next]); next += 1 }
+                guard let v, next > 0 else { continue }
+                let before = planeFixes[next - 1]
+                var epoch = before  // its accuracy scales the wander's process noise
+                // Causally loosened here with the time from the fix before; over a whole
+                // recording the smoother does it, from the nearest fix it keeps.
+                epoch.velocity = causal ? MotionVelocity.bridged(v, elapsed: t - before.time) : v
+                epoch.time = t
+                epoch.isFix = false
+                merged.append(epoch)
+            }
+            merged += planeFixes[next...]
+            planeFixes = merged
         }
         if causal {
             estimates = smoother.filter(planeFixes)
@@ -66,6 +90,7 @@ public struct SmoothedPositions: Sendable {
             downweightedFixes = s.inflation.filter { $0 > 3 }.count
         }
         accuracies = planeFixes.map(\.accuracy)
+        isFix = planeFixes.map(\.isFix)
         self.causal = causal
         staleFixes = stale
     }
@@ -111,6 +136,6 @@ public struct SmoothedPositions: Sendable {
         return (GeoCoordinate(latitude: g.latitude, longitude: g.longitude, altitude: altitude), p.radius)
     }
 
-    /// The estimates' times.
-    var times: [Double] { estimates.map(\.time) }
+    /// The times of the fixes used.
+    var times: [Double] { zip(estimates, isFix).compactMap { $1 ? $0.time : nil } }
 }
