@@ -16,9 +16,12 @@ import POIARCore
 /// along gravity; the horizontal one pins it along the field's horizontal direction from a
 /// single heading, and across it as far as the headings seen spread (the arc's curvature).
 /// Gauss–Newton from twelve starts around the circle of the model's radius (an arc fits a
-/// circle on either side; the start decides which), the best kept, then refitted without the
-/// disturbed samples: those whose calibrated norm or dip is off the model by more than
-/// `magNormThreshold` or `magDipThresholdDeg` (a car, a building, a magnet passing). The fit is
+/// circle on either side; the start decides which), each refitted without the disturbed
+/// samples: those whose calibrated norm or dip is off the model by more than
+/// `magNormThreshold` or `magDipThresholdDeg` (a car, a building, a magnet passing). The fit
+/// kept is the one the samples on the model support most (`Candidate.support`; not the least
+/// squares over them all: a disturbed span can pull that to the arc's other side, whose
+/// circle takes the span in). The fit is
 /// used when at least `minInliers` of the samples agree with the model and the offset across
 /// the field's direction is known to within `maxHeadingSigmaDeg` of heading (each second's
 /// samples counted as one measurement: their errors are not independent).
@@ -88,9 +91,11 @@ public enum MagnetometerLevelFit {
     }
 
     /// The fit (nil: too few points, or the model not met, or the offset across the field not
-    /// pinned down; `why` says which).
+    /// pinned down; `why` says which). `robust`: the fit kept among the starts' is the one the
+    /// samples on the model support most (`robustChoice`), else the least squares over all the
+    /// samples (`leastSquaresChoice`).
     public static func fit(_ points: [Point], horizontalUT h: Double, upUT v: Double, params: ComplementaryFilterParams,
-                           why: inout String) -> Result? {
+                           robust: Bool = true, why: inout String) -> Result? {
         guard points.count >= minPoints, let first = points.first, let last = points.last,
               last.time - first.time >= minSeconds, h > 0 else {
             why = "too few magnetometer samples for a fit in the horizontal plane"
@@ -106,25 +111,15 @@ public enum MagnetometerLevelFit {
         let u = upMean.normalized
         let e1 = (abs(u.x) < 0.9 ? Vector3(1, 0, 0) : Vector3(0, 1, 0)).cross(u).normalized, e2 = u.cross(e1)
         let mh = mean - u * mean.dot(u)
-        var best: (b: Vector3, cost: Double)?
-        var minima: [(b: Vector3, cost: Double)] = []
-        for k in 0..<12 {
+        let starts = (0..<12).map { k in
             let a = Double(k) * .pi / 6
-            let start = mh - (e1 * cos(a) + e2 * sin(a)) * h + u * (mean.dot(u) - v)
-            let r = solve(points, from: start, h: h, v: v, use: { _ in true })
-            minima.append(r)
-            if best == nil || r.cost < best!.cost { best = r }
+            return mh - (e1 * cos(a) + e2 * sin(a)) * h + u * (mean.dot(u) - v)
         }
-        guard var b = best?.b else { return nil }
-        // An arc fits a circle on its either side: a second minimum nearly as good, elsewhere,
-        // leaves the offset unknown.
-        if minima.contains(where: { $0.cost <= 1.15 * best!.cost && ($0.b - b).norm > 0.25 * h }) {
+        let chosen = robust ? robustChoice(points, starts: starts, h: h, v: v, params: params)
+            : leastSquaresChoice(points, starts: starts, h: h, v: v, params: params)
+        guard let b = chosen else {
             why = "the headings seen fit two offsets alike"
             return nil
-        }
-        for _ in 0..<2 {
-            let fixed = b
-            b = solve(points, from: b, h: h, v: v, use: { agrees($0, fixed) }).b
         }
         let inside = points.filter { agrees($0, b) }
         let inliers = share(points, offset: b, horizontalUT: h, upUT: v, params: params)

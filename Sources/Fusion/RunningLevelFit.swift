@@ -53,7 +53,9 @@ public struct RunningLevelFit: Sendable {
         let onModel = MagnetometerLevelFit.share(points, offset: current, horizontalUT: horizontal, upUT: up, params: p)
         guard onModel < 1 - Self.gain else { return }
         var why = ""
-        guard let fit = MagnetometerLevelFit.fit(points, horizontalUT: horizontal, upUT: up, params: p, why: &why),
+        // The least squares over the window, not the robust choice: the window spans the OS's
+        // re-calibrations, whose samples together carry a circle that is neither's.
+        guard let fit = MagnetometerLevelFit.fit(points, horizontalUT: horizontal, upUT: up, params: p, robust: false, why: &why),
               fit.inlierFraction >= onModel + Self.gain, (fit.offset - current).norm >= p.magNormThreshold * field else { return }
         filter.adoptHardIron(fit.offset, latest: m)
         adopted.append((t, fit.offset, fit.headingSigmaDeg))
