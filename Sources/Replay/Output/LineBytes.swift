@@ -70,33 +70,33 @@ public struct LineBytes {
         // Not a half-way case (above): to nearest is up when the fraction is over a half.
         let n = fraction > 0.5 ? floor + 1 : floor
         let unit = UInt64(exactPowerOfTen(decimals))
-        var whole = n / unit, part = n % unit
+        let whole = n / unit, part = n % unit
         var wholeDigits = 1, next: UInt64 = 10
         while whole >= next { wholeDigits += 1; next &*= 10 }  // (whole < 9·10¹⁵)
         let negative = v.sign == .minus
         let length = (negative ? 1 : 0) + wholeDigits + (decimals > 0 ? decimals + 1 : 0)
         reserve(length)
-        // Digits written from the last one back, two at a time from `digitPairs`.
+        // Written from the last digit back.
         var i = count + length
-        var left = decimals
-        while left >= 2 {
-            i -= 2
-            LineBytes.pair(part % 100, to: base + i)
-            part /= 100
-            left -= 2
-        }
-        if left == 1 { i -= 1; base[i] = 0x30 &+ UInt8(truncatingIfNeeded: part) }
+        digits(part, decimals, endingAt: &i)
         if decimals > 0 { i -= 1; base[i] = 0x2E }
-        left = wholeDigits
-        while left >= 2 {
-            i -= 2
-            LineBytes.pair(whole % 100, to: base + i)
-            whole /= 100
-            left -= 2
-        }
-        if left == 1 { i -= 1; base[i] = 0x30 &+ UInt8(truncatingIfNeeded: whole) }
+        digits(whole, wholeDigits, endingAt: &i)
         if negative { i -= 1; base[i] = 0x2D }
         count += length
+    }
+
+    /// The last `n` decimal digits of `value` (with leading zeros), ending before `base[end]`,
+    /// two at a time from `digitPairs`; `end` is left at the first.
+    @inline(__always)
+    private func digits(_ value: UInt64, _ n: Int, endingAt end: inout Int) {
+        var value = value, left = n
+        while left >= 2 {
+            end -= 2
+            LineBytes.pair(value % 100, to: base + end)
+            value /= 100
+            left -= 2
+        }
+        if left == 1 { end -= 1; base[end] = 0x30 &+ UInt8(truncatingIfNeeded: value) }
     }
 
     /// What printf writes, for the cases the digits above cannot decide.
