@@ -43,11 +43,14 @@ public struct ComplementaryFilter: Sendable {
     /// bias-corrected rate (just the attitude when the delay is 0). nil before the start.
     public var pose: Pose? { state.initialized ? Pose(outputAttitude) : nil }
 
-    /// `state.orientation`, predicted `sensorDelay` ahead.
+    /// `state.orientation`, predicted `sensorDelay` ahead. (Inlined: the offline passes store
+    /// it after every gyro sample, and a call would copy the whole filter first.)
     public var outputAttitude: Quaternion {
+        @inline(__always) get {
         let q = state.composedAttitude()
         guard params.sensorDelay != 0 else { return q }
         return Self.integrate(q, state.lastRate, params.sensorDelay)
+        }
     }
 
     /// The reference field from WMM2025 when the pipeline gave one.

@@ -55,12 +55,16 @@ public struct ComplementaryFilterCoefficients: Sendable, Equatable {
     @inline(__always)
     static func same(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= stepTolerance * b }
 
+    // (Inlined: called for every sample, and a call copies the 0.5 KB parameters first,
+    // though the step has nearly always not changed.)
+    @inline(__always)
     public mutating func setGyroStep(_ step: Double, _ p: ComplementaryFilterParams) {
         guard !Self.same(step, gyroStep) else { return }
         gyroStep = step
         restGyroGain = Self.gain(step: step, tau: p.restFilterTau / 2)
     }
 
+    @inline(__always)
     public mutating func setAccelStep(_ step: Double, _ p: ComplementaryFilterParams) {
         guard !Self.same(step, accelStep) else { return }
         accelStep = step
@@ -79,6 +83,7 @@ public struct ComplementaryFilterCoefficients: Sendable, Equatable {
         biasRestNoise = pr * pr / v + pr
     }
 
+    @inline(__always)
     public mutating func setMagStep(_ step: Double, _ p: ComplementaryFilterParams) {
         guard !Self.same(step, magStep) else { return }
         magStep = step

@@ -104,6 +104,7 @@ public struct ComplementaryFilterState: Sendable, Equatable {
 
     public init() {}
 
+    @inline(__always)
     func composedAttitude() -> Quaternion {
         let a = tiltCorrection * gyroAttitude
         let w = heading.w, z = heading.z

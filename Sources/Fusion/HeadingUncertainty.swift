@@ -83,7 +83,8 @@ public struct HeadingUncertainty: Sendable {
     /// scale errors since the corrections, the field's noise, the start.
     public private(set) var noiseDrift = 0.0
     /// Both: the variance of the heading error besides the field's systematic one.
-    public var drift: Double { biasDrift + noiseDrift }
+    /// (`@inlinable`, as `sigma`: a call from another module copies the whole struct first.)
+    @inlinable public var drift: Double { biasDrift + noiseDrift }
     /// Variance, rad², of the field's systematic heading error carried by the heading.
     public private(set) var systematic = 0.0
     /// Covariance of the heading error and the vertical bias error, rad²/s.
@@ -106,7 +107,7 @@ public struct HeadingUncertainty: Sendable {
     public init(calibrated: Bool? = nil) { self.calibrated = calibrated }
 
     /// The 68 % bound of the heading error, rad (at most π: any heading is within π).
-    public var sigma: Double { min((drift + systematic).squareRoot(), .pi) }
+    @inlinable public var sigma: Double { min((drift + systematic).squareRoot(), .pi) }
 
     /// After each gyro sample of `filter` (at `time`; the backward pass's negated time).
     @inline(__always)

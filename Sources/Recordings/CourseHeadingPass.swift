@@ -30,9 +30,12 @@ struct CausalCourseOutput {
     /// turned to the course), as the offline pass's bridge gives them.
     /// `sigmaDeg`: the heading's uncertainty at the gap's start; it grows across the gap as an
     /// offline series' added samples do (`AttitudeSeries.addedSigmaGrowth`).
-    mutating func gapRows(before t: Double, filterPose: Pose?, sigmaDeg: Double?,
+    /// `filterPose` and `sigmaDeg` are asked only in a gap (this runs for every sample, and
+    /// reading them copies the filter's and the uncertainty's state).
+    mutating func gapRows(before t: Double, filterPose: () -> Pose?, sigmaDeg: () -> Double?,
                           onPose: ((Double, Pose, Double?) throws -> Void)?) throws {
-        guard let filterPose, let g = course.lastGyroTime, course.inGap(at: t) else { nextGapRow = nil; return }
+        guard let g = course.lastGyroTime, course.inGap(at: t), let filterPose = filterPose() else { nextGapRow = nil; return }
+        let sigmaDeg = sigmaDeg()
         var next = nextGapRow ?? g + GyroGapCourse.step
         while next < t {
             let p = pose(filterPose, at: next)

@@ -274,17 +274,20 @@ public struct FusionPass {
             let t = record.sample.time
             if firstTime == nil { firstTime = t; nextSyntheticFrame = t }
             lastTime = t
-            try course.gapRows(before: t, filterPose: filter.pose, sigmaDeg: sigmaDeg(), onPose: onPose)
+            // (The filter is 2 KB: each call that reads it by value, such as `pose`, copies all
+            // of it, so the per-sample path reads its pose only where it is used, once.)
+            try course.gapRows(before: t, filterPose: { filter.pose }, sigmaDeg: { sigmaDeg() }, onPose: onPose)
             emitSynthetic(before: t, inclusive: false)
             counter.count(record.sample)
-            let wasInitialized = filter.isInitialized
+            let wasInitialized = filter.state.initialized
             switch record.sample {
             case .vector(var sensor, let time, let value):
                 if sensor == .mag { sawMag = true }
                 if sensor == .magUncal, uncalibratedOnly ?? !sawMag { sensor = .mag; fedUncalibrated = true }
                 filter.update(sensor, value, time: time)
                 if sensor == .mag { levelFit?.add(value, time: time, filter: &filter) }
-                if sensor == .gyro, let pose = filter.pose {
+                let gyroPose = sensor == .gyro ? filter.pose : nil
+                if let pose = gyroPose {
                     course.course.observe(pose.orientation, time: time, sigmaDeg: filter.state.headingIsAbsolute ? sigmaDeg() : nil)
                     course.notices(final: nil, onNotice)
                 }
@@ -299,7 +302,7 @@ public struct FusionPass {
                 }
                 if sensor == .gyro {
                     uncertainty.update(filter, time: time)
-                    if let onPose, let pose = filter.pose { try onPose(time, course.pose(pose, at: time), sigmaDeg()) }
+                    if let onPose, let pose = gyroPose { try onPose(time, course.pose(pose, at: time), sigmaDeg()) }
                     if let onFilter { try onFilter(time, filter) }
                 }
             case .gps(let fix):

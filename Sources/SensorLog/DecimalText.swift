@@ -109,21 +109,23 @@ package enum DecimalText {
         return Double(bitPattern: UInt64(power2) << 52 | mantissa)
     }
 
-    /// Reads decimal digits at `j` into `mantissa` (×10 each; leading zeros are not counted as
-    /// significant, and wrapping past 19 significant digits is harmless since the caller then
-    /// refuses the number); returns how many digits.
+    /// Reads decimal digits at `j` into `mantissa` (×10 each; leading zeros, while the
+    /// mantissa is still 0, are not counted as significant, and wrapping past 19 significant
+    /// digits is harmless since the caller then refuses the number); returns how many digits.
     @inline(__always)
     static func digitRun(_ b: UnsafeBufferPointer<UInt8>, _ j: inout Int, into mantissa: inout UInt64, significant: inout Int) -> Int {
         let start = j
+        if mantissa == 0 {
+            while j < b.count, b[j] == 0x30 { j += 1 }
+        }
+        let first = j
         while j < b.count {
             let d = b[j] &- 0x30
             if d > 9 { break }
-            if mantissa != 0 || d != 0 {
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                significant += 1
-            }
+            mantissa = mantissa &* 10 &+ UInt64(d)
             j += 1
         }
+        significant += j - first
         return j - start
     }
 

@@ -26,8 +26,6 @@ package final class LineReader {
     private var capacity: Int
     private var start = 0, end = 0
     private var atEOF = false
-    /// How much of an `inflated` input was copied into the buffer.
-    private var inflatedRead = 0
     package private(set) var lineNumber = 0
     /// A line longer than this is refused (a binary file or a corrupt log, not a CSV row).
     static let maxLineLength = 1 << 20
@@ -55,6 +53,12 @@ package final class LineReader {
             close(fd)
             input = .inflated(whole)
             isCompressed = true
+            // The lines are handed out from the inflated bytes themselves, not copied.
+            buffer.deallocate()
+            buffer = whole.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            capacity = whole.count
+            end = whole.count
+            atEOF = true
             return
         }
         // Anything else is read through zlib from the start (the descriptor was read with pread only).
@@ -80,11 +84,10 @@ package final class LineReader {
 
     deinit {
         switch input {
-        case .gz(let file): gzclose(file)
-        case .inflated(let bytes): bytes.deallocate()
-        case .stream: break
+        case .gz(let file): gzclose(file); buffer.deallocate()
+        case .inflated(let bytes): bytes.deallocate()  // (the buffer)
+        case .stream: buffer.deallocate()
         }
-        buffer.deallocate()
     }
 
     /// The next line without its terminator, or nil at the end of the file.
@@ -101,12 +104,14 @@ package final class LineReader {
             let available = end - start
             if available > 0, let hit = memchr(buffer + start, 0x0A, available) {
                 let nl = buffer.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                if nl - start >= LineReader.maxLineLength { throw overLongLine() }
                 let line = lineBytes(start, nl)
                 start = nl + 1
                 return try body(line)
             }
             if atEOF {
                 if start == end { return nil }
+                if end - start >= LineReader.maxLineLength { throw overLongLine() }
                 let line = lineBytes(start, end)
                 start = end
                 return try body(line)
@@ -127,6 +132,12 @@ package final class LineReader {
         return UnsafeBufferPointer(start: buffer + from, count: to - from)
     }
 
+    /// A line longer than `maxLineLength` (from a buffer that holds the whole file: any line
+    /// that long; else one that fills the largest buffer).
+    private func overLongLine() -> InputError {
+        InputError(file: path, line: lineNumber + 1, "line longer than \(LineReader.maxLineLength) bytes: not \(expected)")
+    }
+
     private func fill() throws {
         if start > 0 {
             memmove(buffer, buffer + start, end - start)
@@ -134,9 +145,7 @@ package final class LineReader {
             start = 0
         }
         if end == capacity {
-            if capacity >= LineReader.maxLineLength {
-                throw InputError(file: path, line: lineNumber + 1, "line longer than \(LineReader.maxLineLength) bytes: not \(expected)")
-            }
+            if capacity >= LineReader.maxLineLength { throw overLongLine() }
             let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
             bigger.update(from: buffer, count: end)
             buffer.deallocate()
@@ -144,12 +153,8 @@ package final class LineReader {
             capacity *= 2
         }
         switch input {
-        case .inflated(let bytes):
-            let n = min(capacity - end, bytes.count - inflatedRead)
-            (buffer + end).update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self) + inflatedRead, count: n)
-            inflatedRead += n
-            if n == 0 { atEOF = true }
-            end += n
+        case .inflated:
+            atEOF = true  // (the buffer is the whole file: never filled)
         case .stream(let stream):
             let n = try stream.read(into: UnsafeMutableRawBufferPointer(start: buffer + end, count: capacity - end))
             if n == 0 { atEOF = true }

@@ -60,36 +60,59 @@ public struct LineBytes {
     /// an ulp (or 10⁻⁶) of a half-way point, where its rounding could differ from printf's
     /// exact decimal rounding, printf is asked.
     public mutating func fixed(_ v: Double, _ decimals: Int) {
-        let scaled = abs(v) * exactPowerOfTen(Swift.min(Swift.max(decimals, 0), 15))
-        let floor = scaled.rounded(.down)
-        guard v.isFinite, (0...15).contains(decimals), scaled < 9e15, abs(scaled - floor - 0.5) > Swift.max(1e-6, scaled.ulp) else {
-            append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
-            return
-        }
-        var n = UInt64(scaled.rounded(.toNearestOrEven))
-        // Digits from the last one back into a scratch of 32 bytes (at most 16 digits, the
-        // point and the sign), then copied out.
-        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        guard v.isFinite, (0...15).contains(decimals) else { return printf(v, decimals) }
+        let scaled = abs(v) * exactPowerOfTen(decimals)
+        guard scaled < 9e15 else { return printf(v, decimals) }
+        // Below 9e15 the conversion truncates to the floor, exactly, and the fraction is exact.
+        let floor = UInt64(scaled)
+        let fraction = scaled - Double(floor)
+        guard abs(fraction - 0.5) > Swift.max(1e-6, scaled.ulp) else { return printf(v, decimals) }
+        // Not a half-way case (above): to nearest is up when the fraction is over a half.
+        let n = fraction > 0.5 ? floor + 1 : floor
+        let unit = UInt64(exactPowerOfTen(decimals))
+        let whole = n / unit, part = n % unit
+        var wholeDigits = 1, next: UInt64 = 10
+        while whole >= next { wholeDigits += 1; next &*= 10 }  // (whole < 9·10¹⁵)
         let negative = v.sign == .minus
-        let length = withUnsafeMutableBytes(of: &scratch) { s -> Int in
-            var i = 32
-            for _ in 0..<decimals {
-                i -= 1
-                s[i] = 0x30 &+ UInt8(truncatingIfNeeded: n % 10)
-                n /= 10
-            }
-            if decimals > 0 { i -= 1; s[i] = 0x2E }
-            repeat {
-                i -= 1
-                s[i] = 0x30 &+ UInt8(truncatingIfNeeded: n % 10)
-                n /= 10
-            } while n > 0
-            if negative { i -= 1; s[i] = 0x2D }
-            reserve(32 - i)
-            (base + count).update(from: s.baseAddress!.advanced(by: i).assumingMemoryBound(to: UInt8.self), count: 32 - i)
-            return 32 - i
-        }
+        let length = (negative ? 1 : 0) + wholeDigits + (decimals > 0 ? decimals + 1 : 0)
+        reserve(length)
+        // Written from the last digit back.
+        var i = count + length
+        digits(part, decimals, endingAt: &i)
+        if decimals > 0 { i -= 1; base[i] = 0x2E }
+        digits(whole, wholeDigits, endingAt: &i)
+        if negative { i -= 1; base[i] = 0x2D }
         count += length
+    }
+
+    /// The last `n` decimal digits of `value` (with leading zeros), ending before `base[end]`,
+    /// two at a time from `digitPairs`; `end` is left at the first.
+    @inline(__always)
+    private func digits(_ value: UInt64, _ n: Int, endingAt end: inout Int) {
+        var value = value, left = n
+        while left >= 2 {
+            end -= 2
+            LineBytes.pair(value % 100, to: base + end)
+            value /= 100
+            left -= 2
+        }
+        if left == 1 { end -= 1; base[end] = 0x30 &+ UInt8(truncatingIfNeeded: value) }
+    }
+
+    /// What printf writes, for the cases the digits above cannot decide.
+    private mutating func printf(_ v: Double, _ decimals: Int) {
+        append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
+    }
+
+    /// "00", "01", … "99": two digits at a time (a static string: no lazy global to check).
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    @inline(__always)
+    private static func pair(_ k: UInt64, to p: UnsafeMutablePointer<UInt8>) {
+        let d = digitPairs.utf8Start + 2 * Int(k)
+        p[0] = d[0]; p[1] = d[1]
     }
 
 }
