@@ -235,7 +235,7 @@ struct ScriptParser {
             } else {
                 target = .point(try place(v, f))
             }
-            let speed = try obj["speed"].map { try number($0, "\(field).speed", in: 0.05...40, "a speed in m/s within 0.05…40") } ?? 1.35
+            let speed = try obj["speed"].map { try number($0, "\(field).speed", in: 0.05...20, "a speed in m/s within 0.05…20") } ?? 1.35
             var vehicle = false
             if let v = obj["vehicle"] {
                 guard case .bool(let b) = v else { throw fail("\(field).vehicle", "expected true or false") }
