@@ -9,19 +9,22 @@
 #     sensors.gps_errors changed: a longer, larger wander; bigger, longer bursts; more and
 #     longer dropouts), at the fixes (pose --track), offline and causal (--causal), each with
 #     the IMU's steps and without them (the hidden --track-gps-only);
+#   - a simulated drive (--models drive: benchmarks/position/drive-multipath.script.json, the
+#     walk's GPS errors and the receiver's Doppler speed), at the fixes, offline and causal,
+#     with the speed and without it (its gps_velocity rows taken out: what poiar read before);
 #   - the real recordings: the Sensor Logger drive (../shared/data/phones/android-drive-leaf)
 #     and the GoPro MAX clip (../shared/data/footage/gopro-max), their smoothed track against
 #     the raw fixes (jerk before/after, how far apart) and a map of each (smoothed track, its
 #     68 % band, the raw fixes faintly) in benchmarks/.work/position/.
 # Done when (issue 28): median ≤ 0.9× and p95 ≤ 0.5× the raw fixes', 50–85 % of frames within
 # sigma and ≥ 90 % within 2 sigma.
-#   benchmarks/position.sh [--seeds "20250614 1 2 3 4 5"] [--models "ours wander bursts dropouts"] [--no-build] [--no-real]
+#   benchmarks/position.sh [--seeds "20250614 1 2 3 4 5"] [--models "ours wander bursts dropouts drive"] [--no-build] [--no-real]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 work="$here/benchmarks/.work/position"
 shared="$here/../shared/data"
 seeds="20250614 1 2 3 4 5"
-models="ours wander bursts dropouts"
+models="ours wander bursts dropouts drive"
 build=1
 real=1
 while [ $# -gt 0 ]; do
@@ -39,8 +42,9 @@ eval="python3 $here/benchmarks/position_eval.py"
 base="$here/benchmarks/position/walk-multipath.script.json"
 # A model's script: the walk with its GPS errors changed (python3 edits the JSON).
 script_for() {
-  local model="$1" out="$work/$1.script.json"
-  python3 - "$base" "$out" "$model" <<'PY'
+  local model="$1" out="$work/$1.script.json" from="$base"
+  [ "$model" = drive ] && from="$here/benchmarks/position/drive-multipath.script.json"
+  python3 - "$from" "$out" "$model" <<'PY'
 import json, sys
 base, out, model = sys.argv[1:]
 s = json.load(open(base))
@@ -51,7 +55,7 @@ elif model == "bursts":    # bigger, longer, more frequent multipath, still clai
     g["multipath"] = {"per_minute": 2, "seconds": [8, 20], "offset_m": [30, 50], "claimed_m": [6, 10]}
 elif model == "dropouts":  # more and longer gaps, more stale fixes
     g["dropouts"] = {"per_minute": 1.5, "seconds": [5, 20]}; g["stale"] = 0.1
-elif model != "ours":
+elif model not in ("ours", "drive"):
     sys.exit(f"unknown model {model}")
 json.dump(s, open(out, "w"), indent=1)
 PY
@@ -73,6 +77,11 @@ for model in $models; do
       "$poiar" pose "$d/walk.csv" $flag --out "$d/$mode-gps.pose.csv" --track "$d/$mode-gps.csv" --track-gps-only >/dev/null 2>&1
       $eval --brief "$d/walk.track.csv" "$d/$mode-gps.csv" --label "$model $seed fixes $mode gps-only"
       $eval --brief "$d/walk.track.csv" "$d/$mode-imu.csv" --label "$model $seed fixes $mode +imu"
+      if [ "$model" = drive ]; then
+        grep -v ',gps_velocity,' "$d/walk.csv" > "$d/walk-no-speed.csv"
+        "$poiar" pose "$d/walk-no-speed.csv" $flag --out "$d/$mode-no-speed.pose.csv" --track "$d/$mode-no-speed.csv" >/dev/null 2>&1
+        $eval --brief "$d/walk.track.csv" "$d/$mode-no-speed.csv" --label "$model $seed fixes $mode +imu no-speed"
+      fi
     done
   done
 done

@@ -23,13 +23,26 @@ public struct GeoCoordinate: Equatable, Hashable, Sendable, CustomStringConverti
     }
 }
 
-/// A GPS fix: position with horizontal accuracy (metres, nil when unknown) at a log time.
+/// A GPS fix: position with horizontal accuracy (metres, nil when unknown) at a log time, and
+/// the receiver's own ground speed and course when the source gives them (Sensor Logger's
+/// `speed`/`bearing`, GoPro's GPS5 2-D speed, a log's `gps_velocity` row): measured from the
+/// carrier's Doppler shift, not from the positions, so they hold where the positions wander
+/// (the position smoother's vehicle term, docs/position.md).
 public struct GPSFix: Equatable, Sendable {
     public var time: Double
     public var coordinate: GeoCoordinate
     public var horizontalAccuracy: Double?
-    public init(time: Double, coordinate: GeoCoordinate, horizontalAccuracy: Double?) {
+    /// Ground speed, m/s; nil when unknown.
+    public var speed: Double?
+    /// The speed's 68 % accuracy, m/s; nil when unknown.
+    public var speedAccuracy: Double?
+    /// Course over ground, degrees clockwise from true north; nil when unknown (or meaningless:
+    /// a receiver standing still).
+    public var course: Double?
+    public init(time: Double, coordinate: GeoCoordinate, horizontalAccuracy: Double?,
+                speed: Double? = nil, speedAccuracy: Double? = nil, course: Double? = nil) {
         self.time = time; self.coordinate = coordinate; self.horizontalAccuracy = horizontalAccuracy
+        self.speed = speed; self.speedAccuracy = speedAccuracy; self.course = course
     }
 }
 

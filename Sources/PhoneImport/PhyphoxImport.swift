@@ -243,6 +243,8 @@ enum PhyphoxImport {
             streams.append(LocationStream(file: LocationStream.fixes(
                 table: loc.table, time: try timeColumn(loc), clock: clock, lat: la, lon: lo, alt: alt,
                 accuracy: lower.firstIndex(where: { $0.hasPrefix("horizontal accuracy") }),
+                velocity: .init(speed: lower.firstIndex(where: { $0.hasPrefix("velocity") }),
+                                course: lower.firstIndex(where: { $0.hasPrefix("direction") })),
                 seaLevel: ellipsoidal == nil ? geoid : nil, notice: notice)))
             used.append("gps \(loc.file)")
             if let alt {

@@ -19,7 +19,8 @@ import SensorLog
 /// - `Magnetometer.csv` / `MagnetometerUncalibrated.csv`: µT.
 /// - `Location.csv`: latitude, longitude (°), `altitude` (m above the WGS84 ellipsoid on both
 ///   platforms, UNITS.md: Android's `Location.getAltitude()`, iOS's `ellipsoidalAltitude`),
-///   `horizontalAccuracy` (m; negative = invalid). iOS also writes `altitudeAboveMeanSeaLevel`
+///   `horizontalAccuracy` (m; negative = invalid), `speed` (m/s) with `speedAccuracy`, `bearing`
+///   (°, the course; dropped when `bearingAccuracy` is over 30°). iOS also writes `altitudeAboveMeanSeaLevel`
 ///   (CoreLocation's `altitude`), which poiar does not need: `altitude` is already the
 ///   ellipsoidal height poiar's `gps` z is (docs/altitude.md).
 /// - `Orientation.csv`: the phone's own attitude, `qx,qy,qz,qw` (`OrientationConvention`).
@@ -193,6 +194,8 @@ enum SensorLoggerImport {
             }
             return LocationStream.fixes(table: table, time: .epochNanoseconds(index: t), clock: clock, lat: la, lon: lo,
                                         alt: lower.firstIndex(of: "altitude"), accuracy: lower.firstIndex(of: "horizontalaccuracy"),
+                                        velocity: .init(speed: lower.firstIndex(of: "speed"), speedAccuracy: lower.firstIndex(of: "speedaccuracy"),
+                                                        course: lower.firstIndex(of: "bearing"), courseAccuracy: lower.firstIndex(of: "bearingaccuracy")),
                                         notice: notice)
         }
         if let location {

@@ -258,11 +258,20 @@ final class LocationStream: RecordStream {
 
     init(file: SensorFile<GPSFix>) { self.file = file }
 
+    /// The columns of the receiver's own velocity, when the table has them: ground speed (m/s)
+    /// and its accuracy, course (°) and its accuracy. A negative value is "unknown"; a course
+    /// is kept only with a speed, and not when its stated accuracy is over `maxCourseAccuracy`
+    /// (a receiver standing still states 180°).
+    struct VelocityColumns {
+        var speed: Int?, speedAccuracy: Int? = nil, course: Int? = nil, courseAccuracy: Int? = nil
+        static let maxCourseAccuracy = 30.0
+    }
+
     /// The fixes of a table with latitude, longitude and optional altitude and accuracy columns.
     /// The altitude column is above the WGS84 ellipsoid, or, with `seaLevel`, above sea level
     /// and made ellipsoidal through that geoid.
     static func fixes(table: CSVTable, time: TimeColumn, clock: RecordingClock, lat: Int, lon: Int, alt: Int?, accuracy: Int?,
-                      seaLevel: Geoid? = nil, notice: @escaping (String) -> Void) -> SensorFile<GPSFix> {
+                      velocity: VelocityColumns = .init(), seaLevel: Geoid? = nil, notice: @escaping (String) -> Void) -> SensorFile<GPSFix> {
         SensorFile(table: table, time: time, clock: clock, notice: notice) { row in
             guard let la = try row.number(lat), let lo = try row.number(lon) else { return nil }
             guard abs(la) <= 90, abs(lo) <= 180 else {
@@ -275,8 +284,16 @@ final class LocationStream: RecordStream {
             }
             var acc = try accuracy.flatMap { try row.number($0) }
             if let v = acc, v < 0 { acc = nil }
+            func known(_ column: Int?) throws -> Double? { try column.flatMap { try row.number($0) }.flatMap { $0 >= 0 ? $0 : nil } }
             // The time is set when the row is handed on.
-            return GPSFix(time: 0, coordinate: GeoCoordinate(latitude: la, longitude: lo, altitude: a), horizontalAccuracy: acc)
+            var fix = GPSFix(time: 0, coordinate: GeoCoordinate(latitude: la, longitude: lo, altitude: a), horizontalAccuracy: acc)
+            if let speed = try known(velocity.speed) {
+                fix.speed = speed
+                fix.speedAccuracy = try known(velocity.speedAccuracy)
+                fix.course = try known(velocity.course).map { $0.truncatingRemainder(dividingBy: 360) }
+                if let a = try known(velocity.courseAccuracy), a > VelocityColumns.maxCourseAccuracy { fix.course = nil }
+            }
+            return fix
         }
     }
 

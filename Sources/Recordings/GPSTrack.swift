@@ -93,6 +93,9 @@ extension GPSTrack {
         if s.motionFixes > 0 {
             notice("\(path): \(s.motionFixes) of \(s.times.count) GPS fixes placed with the walker's motion from the IMU (steps, standing still)")
         }
+        if s.speedFixes > 0 {
+            notice("\(path): \(s.speedFixes) of \(s.times.count) GPS fixes placed with the receiver's ground speed")
+        }
         if s.downweightedFixes > 0 {
             notice("\(path): \(s.downweightedFixes) GPS fix(es) disagreeing with the motion down-weighted (multipath jumps)")
         }

@@ -31,6 +31,11 @@ struct PositionSmoother {
         /// speed are accelerations too).
         var accelDensity = 0.05
         var speedGain = 0.05
+        /// The least acceleration noise density, m²/s³, where the receiver measures its speed
+        /// (`Velocity.drifts` false): a car pulls away at 2–3 m/s², which the speed-scaled
+        /// density, starting from a standstill, would not let the filter follow; the measured
+        /// speed then holds the velocity instead of the model.
+        var measuredSpeedAccelDensity = 1.0
         /// χ²(2 dof) 99 %: innovations beyond it are down-weighted.
         var gate = 9.21
         /// How long a filter keeps judging fixes against its uncertainty before a jump, s.
@@ -57,6 +62,9 @@ struct PositionSmoother {
     struct Velocity {
         var east: Double, north: Double
         var variance: Double
+        /// Whether its error is a bias that adds up where no fix checks it (the steps' length
+        /// and offset, `bridging`); the receiver's Doppler speed is measured afresh each time.
+        var drifts = true
     }
 
     /// The estimate at one fix's time (per axis: the state; shared: the covariance).
@@ -103,7 +111,7 @@ struct PositionSmoother {
             let wanderVar = pow(settings.wanderShare * sigma, 2)
             var prior: Estimate
             if let last = current {
-                let (f, q) = transition(from: last, to: fix.time, wanderVar: wanderVar)
+                let (f, q) = transition(from: last, to: fix.time, wanderVar: wanderVar, measured: fix.velocity)
                 prior = Estimate(time: fix.time, east: f * last.east, north: f * last.north,
                                  covariance: (f * last.covariance * f.transposed) + q)
                 transitions.append(f)
@@ -203,13 +211,15 @@ struct PositionSmoother {
     /// `e` updated with a velocity measurement (H = [0 1 0] on each axis). A velocity beyond
     /// the gate is softened until it sits at it, as the causal filter does with fixes: the
     /// IMU's word is not taken over a track that plainly goes elsewhere (a walker who looks
-    /// aside for a while).
+    /// aside for a while). The receiver's speed, measured afresh each time, only beyond three
+    /// gates: softened, it let the filter trail a car pulling away by 30 m.
     static func update(_ e: Estimate, with v: Velocity, gate: Double) -> Estimate {
         let c = e.covariance
         let ie = v.east - e.east.y, inn = v.north - e.north.y
         var s = c[1, 1] + v.variance
         let d2 = (ie * ie + inn * inn) / s
-        if d2 > gate { s *= d2 / gate }
+        let limit = v.drifts ? gate : 3 * gate
+        if d2 > limit { s *= d2 / limit }
         let gain = Vector3(c[0, 1], c[1, 1], c[2, 1]) / s
         var post = e
         post.east = e.east + gain * ie
@@ -231,13 +241,20 @@ struct PositionSmoother {
         return max(1, (wanted - hph) / whiteVar)
     }
 
-    /// The transition and process noise from `from` to `time`.
-    func transition(from e: Estimate, to time: Double, wanderVar: Double) -> (Matrix3, Matrix3) {
+    /// The transition and process noise from `from` to `time`, where `measured` is the
+    /// velocity measured at `time`, if any: the receiver's speed, when faster than the
+    /// filter's own, scales the acceleration noise too (its own lags a car pulling away).
+    func transition(from e: Estimate, to time: Double, wanderVar: Double, measured: Velocity? = nil) -> (Matrix3, Matrix3) {
         let dt = max(0, time - e.time)
         let phi = exp(-dt / settings.wanderSeconds)
         let f = Matrix3(rows: Vector3(1, dt, 0), Vector3(0, 1, 0), Vector3(0, 0, phi))
-        let speed2 = e.east.y * e.east.y + e.north.y * e.north.y
-        let qa = settings.accelDensity + settings.speedGain * speed2
+        var speed2 = e.east.y * e.east.y + e.north.y * e.north.y
+        var qa = settings.accelDensity
+        if let m = measured, !m.drifts {
+            speed2 = max(speed2, m.east * m.east + m.north * m.north)
+            qa = max(qa, settings.measuredSpeedAccelDensity - settings.speedGain * speed2)
+        }
+        qa += settings.speedGain * speed2
         // The Gauss–Markov step at the stated accuracy's scale: a fix that suddenly claims
         // worse does not make the wander jump (a jump is what multipath looks like).
         let qb = wanderVar * (1 - phi * phi)
@@ -261,7 +278,7 @@ struct PositionSmoother {
     func backwardPredictions(_ fixes: [PlaneFix], inflation: [Double], gating: Gating) -> [Estimate] {
         let reversed = fixes.reversed().map {
             PlaneFix(time: -$0.time, east: $0.east, north: $0.north, accuracy: $0.accuracy,
-                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance) },
+                     velocity: $0.velocity.map { Velocity(east: -$0.east, north: -$0.north, variance: $0.variance, drifts: $0.drifts) },
                      isFix: $0.isFix)
         }
         var weights = Array(inflation.reversed())
@@ -333,7 +350,7 @@ struct PositionSmoother {
         return fixes.indices.map { k in
             var fix = fixes[k]
             let elapsed = min(fix.time - before[k], after[k] - fix.time)
-            if let v = fix.velocity, elapsed.isFinite { fix.velocity = MotionVelocity.bridged(v, elapsed: elapsed) }
+            if let v = fix.velocity, v.drifts, elapsed.isFinite { fix.velocity = MotionVelocity.bridged(v, elapsed: elapsed) }
             return fix
         }
     }

@@ -29,6 +29,8 @@ public struct SmoothedPositions: Sendable {
 
     /// Fixes given the walker's velocity from the IMU (`MotionVelocity`): still, or stepping.
     public let motionFixes: Int
+    /// Fixes given the receiver's ground speed (`GPSVelocity`).
+    public let speedFixes: Int
 
     /// Smooths `fixes` (time order, with their accuracy; those without one are taken at
     /// `assumedAccuracy`), with the walker's `motion` from the IMU when there is one: a first
@@ -38,6 +40,7 @@ public struct SmoothedPositions: Sendable {
         plane = LocalTangentPlane(origin: GeoCoordinate(latitude: first.coordinate.latitude, longitude: first.coordinate.longitude,
                                                         altitude: first.coordinate.altitude ?? 0))
         var planeFixes: [PositionSmoother.PlaneFix] = []
+        var kept: [GPSFix] = []  // the fixes behind `planeFixes`
         var stale = 0
         var previous: GPSFix?
         for fix in fixes {
@@ -45,24 +48,33 @@ public struct SmoothedPositions: Sendable {
                 stale += 1; continue
             }
             previous = fix
+            kept.append(fix)
             let v = plane.enu(GeoCoordinate(latitude: fix.coordinate.latitude, longitude: fix.coordinate.longitude,
                                             altitude: first.coordinate.altitude ?? 0))
             planeFixes.append(.init(time: fix.time, east: v.x, north: v.y,
                                     accuracy: max(Self.minimumAccuracy, fix.horizontalAccuracy ?? Self.assumedAccuracy)))
         }
         smoother = PositionSmoother(settings: settings)
+        let hasSpeed = kept.contains { $0.speed != nil }
+        // The GPS-only track, which calibrates the IMU's velocity and the speed's direction.
+        let reference: [PositionSmoother.Estimate] = motion.isEmpty && !hasSpeed ? [] : causal ? smoother.filter(planeFixes) : smoother.smooth(planeFixes).estimates
+        let ground: [PositionSmoother.Velocity?] = hasSpeed ? GPSVelocity.measurements(planeFixes, ground: kept, reference: reference, motion: motion, causal: causal)
+                              : Array(repeating: nil, count: planeFixes.count)
+        speedFixes = ground.filter { $0 != nil }.count
+        for k in planeFixes.indices { planeFixes[k].velocity = ground[k] }
         if motion.isEmpty {
             motionFixes = 0
         } else {
-            let reference = causal ? smoother.filter(planeFixes) : smoother.smooth(planeFixes).estimates
-            let velocities = MotionVelocity.measurements(at: planeFixes.map(\.time), planeFixes, reference: reference,
-                                                         motion: motion, causal: causal)
+            // The receiver's speed where it has one (it holds where the steps fail: a car, a
+            // phone swept aside), else the walker's from the IMU.
+            let velocities = zip(ground, MotionVelocity.measurements(at: planeFixes.map(\.time), planeFixes, reference: reference,
+                                                                      motion: motion, causal: causal)).map { speed, steps in speed == nil ? steps : nil }
             motionFixes = velocities.filter { $0 != nil }.count
             // Across the GPS's gaps the IMU's velocity alone, every second, looser the farther
             // from a fix.
             let gaps = MotionVelocity.gapTimes(planeFixes)
             let bridging = MotionVelocity.measurements(at: gaps, planeFixes, reference: reference, motion: motion, causal: causal)
-            for k in planeFixes.indices { planeFixes[k].velocity = velocities[k] }
+            for k in planeFixes.indices where velocities[k] != nil { planeFixes[k].velocity = velocities[k] }
             var merged: [PositionSmoother.PlaneFix] = []
             merged.reserveCapacity(planeFixes.count + gaps.count)
             var next = 0  // the next fix to take

@@ -41,7 +41,7 @@ public enum SensorLogFormat {
         return lines
     }
 
-    /// One row: time with 6 decimals (µs); rates, forces and fields with 6; latitude and
+    /// One row (a fix with the receiver's speed: two lines, its `gps_velocity` row first): time with 6 decimals (µs); rates, forces and fields with 6; latitude and
     /// longitude with 8 (≈ 1 mm); altitude and accuracy with 3; an orientation's vector part
     /// with 9 (w, recovered from it, stays within 5e-5 even near w = 0).
     public static func row(_ sample: SensorSample) -> String {
@@ -57,7 +57,12 @@ public enum SensorLogFormat {
         case .vector(let sensor, let t, let v): return v3(t, sensor.name, v, 6)
         case .gps(let fix):
             let c = fix.coordinate
-            return "\(f(fix.time, 6)),gps,\(f(c.latitude, 8)),\(f(c.longitude, 8)),"
+            // A fix with the receiver's speed is two rows: `gps_velocity`, then `gps`.
+            let velocity = fix.speed.map {
+                "\(f(fix.time, 6)),gps_velocity,\(f($0, 3)),\(fix.course.map { f($0, 2) } ?? ""),,"
+                    + "\(fix.speedAccuracy.map { f($0, 3) } ?? "")\n"
+            } ?? ""
+            return velocity + "\(f(fix.time, 6)),gps,\(f(c.latitude, 8)),\(f(c.longitude, 8)),"
                 + "\(c.altitude.map { f($0, 3) } ?? ""),\(fix.horizontalAccuracy.map { f($0, 3) } ?? "")"
         case .frame(let t, let still):
             return "\(f(t, 6)),frame,\(still?.text ?? ""),,,"

@@ -47,6 +47,8 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
     private let fastRowNames = FastRow.names
     private var lastTimeBySensor: [String: (time: Double, line: Int)] = [:]
     private var unknownSensors: Set<String> = []
+    /// A `gps_velocity` row waiting for the `gps` row of its time, which comes next.
+    private var pendingVelocity: (time: Double, speed: Double, course: Double?, accuracy: Double?)?
     private var firstRowLine: Int?
     private var exhausted = false
     private var units = UnitPlausibility()
@@ -236,9 +238,24 @@ public final class SensorLogReader: IteratorProtocol, Sequence {
             let alt = try optionalNumber(4, "z (altitude)")
             let acc = try optionalNumber(5, "accuracy")
             if let acc, acc < 0 { throw fail("accuracy", "horizontal accuracy must be ≥ 0 m, found \(acc)") }
-            sample = .gps(GPSFix(time: time, coordinate: GeoCoordinate(latitude: lat, longitude: lon, altitude: alt),
-                                 horizontalAccuracy: acc))
+            var fix = GPSFix(time: time, coordinate: GeoCoordinate(latitude: lat, longitude: lon, altitude: alt), horizontalAccuracy: acc)
+            if let v = pendingVelocity, v.time == time {
+                fix.speed = v.speed; fix.course = v.course; fix.speedAccuracy = v.accuracy
+            }
+            pendingVelocity = nil
+            sample = .gps(fix)
             try checkOrder(&lastTimeBySensor[sensor], sensor, time, lineNumber)
+        case "gps_velocity":
+            // The receiver's ground speed and course for the `gps` row right after it.
+            let speed = try number(2, "x (speed)")
+            guard speed >= 0 else { throw fail("x (speed)", "ground speed must be ≥ 0 m/s, found \(speed)") }
+            let course = try optionalNumber(3, "y (course)")
+            if let course, !(0...360).contains(course) { throw fail("y (course)", "course \(course) is outside 0…360°") }
+            if !fields[4].isEmpty { throw fail("z", "gps_velocity rows have no z; it must be empty") }
+            let acc = try optionalNumber(5, "accuracy")
+            if let acc, acc < 0 { throw fail("accuracy", "speed accuracy must be ≥ 0 m/s, found \(acc)") }
+            pendingVelocity = (time, speed, course, acc)
+            return nil
         case "frame":
             for (i, name) in [(3, "y"), (4, "z"), (5, "accuracy")] where !fields[i].isEmpty {
                 throw fail(name, "frame rows have only a still path in x; \(name) must be empty")

@@ -17,6 +17,12 @@ public struct GPSErrorModel: Sendable, Equatable {
     public var dropouts: Bursts?
     /// The share of fixes that repeat the fix before them exactly (a stale fix, re-sent).
     public var staleFraction = 0.0
+    /// When set, each fix carries the receiver's ground speed and course (from its Doppler
+    /// velocity: the true velocity plus white noise of this per-axis σ, m/s; no wander, no
+    /// multipath), as Sensor Logger's `speed` and `bearing` and a log's `gps_velocity` row do.
+    public var speedNoise: Double?
+    /// Below this speed, m/s, no course is given (a receiver standing still has none).
+    static let minCourseSpeed = 1.0
 
     /// Events at random (a Poisson process): their rate, how long each lasts, and for
     /// multipath how far off it puts the fixes and the accuracy they still claim.
@@ -65,6 +71,8 @@ public struct GPSErrorModel: Sendable, Equatable {
         let multipath: [Event]
         let dropouts: [Event]
         var rng: SplitMix64
+        /// The speed's noise, drawn apart so that the rest of a log is the same with or without it.
+        var speedRNG: SplitMix64
         /// The last fix written, for stale repeats.
         var last: GPSFix?
 
@@ -74,6 +82,22 @@ public struct GPSErrorModel: Sendable, Equatable {
             multipath = GPSErrorModel.schedule(model.multipath, duration: duration, rng: &r)
             dropouts = GPSErrorModel.schedule(model.dropouts, duration: duration, rng: &r)
             rng = r
+            speedRNG = SplitMix64(seed: seed ^ 0x5BEE_D5BE_ED5B_EED5)
+        }
+
+        /// `fix` with the ground speed, its accuracy and the course the receiver states when
+        /// the true horizontal velocity is `east`, `north` (m/s); unchanged without `speedNoise`.
+        mutating func withSpeed(_ fix: GPSFix, east: Double, north: Double) -> GPSFix {
+            guard let sigma = model.speedNoise else { return fix }
+            var out = fix
+            let e = east + sigma * speedRNG.gaussian(), n = north + sigma * speedRNG.gaussian()
+            out.speed = (e * e + n * n).squareRoot()
+            out.speedAccuracy = sigma
+            if out.speed! >= GPSErrorModel.minCourseSpeed {
+                let deg = atan2(e, n) * 180 / .pi
+                out.course = deg < 0 ? deg + 360 : deg
+            }
+            return out
         }
 
         func isDropped(_ t: Double) -> Bool { dropouts.contains { t >= $0.t0 && t < $0.t1 } }
@@ -114,6 +138,7 @@ public struct GPSErrorModel: Sendable, Equatable {
             out.append(("sim_gps_dropouts", run.dropouts.map { String(format: "%.1f-%.1f s", $0.t0, $0.t1) }.joined(separator: ", ")))
         }
         if staleFraction > 0 { out.append(("sim_gps_stale_fraction", String(format: "%.3f", staleFraction))) }
+        if let speedNoise { out.append(("sim_gps_speed_noise_mps", String(format: "%.2f", speedNoise))) }
         return out
     }
 }

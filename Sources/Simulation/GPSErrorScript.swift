@@ -4,13 +4,14 @@ import POIARCore
 extension ScriptParser {
     func gpsErrors(_ v: JSONValue) throws -> GPSErrorModel {
         let f = "sensors.gps_errors"
-        guard let obj = v.object else { throw fail(f, "expected an object of wander_tau, white_noise, multipath, dropouts, stale") }
-        try checkKeys(obj, ["wander_tau", "white_noise", "multipath", "dropouts", "stale"], at: f)
+        guard let obj = v.object else { throw fail(f, "expected an object of wander_tau, white_noise, multipath, dropouts, stale, speed_noise") }
+        try checkKeys(obj, ["wander_tau", "white_noise", "multipath", "dropouts", "stale", "speed_noise"], at: f)
         var m = GPSErrorModel()
         if let x = obj["wander_tau"] { m.wanderSeconds = try number(x, "\(f).wander_tau", in: 0.1...86_400, "seconds within 0.1…86400") }
         if let x = obj["white_noise"] { m.whiteNoise = try number(x, "\(f).white_noise", in: 0...1000, "a standard deviation ≥ 0 in m") }
         if let x = obj["multipath"] { m.multipath = try bursts(x, "\(f).multipath", multipath: true) }
         if let x = obj["dropouts"] { m.dropouts = try bursts(x, "\(f).dropouts", multipath: false) }
+        if let x = obj["speed_noise"] { m.speedNoise = try number(x, "\(f).speed_noise", in: 0...100, "a standard deviation ≥ 0 in m/s") }
         if let x = obj["stale"] { m.staleFraction = try number(x, "\(f).stale", in: 0...0.9, "a fraction within 0…0.9") }
         return m
     }

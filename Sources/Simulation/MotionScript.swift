@@ -212,7 +212,7 @@ struct ScriptParser {
             throw fail(field, motionKeys.isEmpty ? "expected one of stand (s), turn (s) or walk_to (m, [lat, lon] or \"end\")"
                                                  : "give one of \(motionKeys.joined(separator: ", ")), not several")
         }
-        try checkKeys(obj, ScriptParser.attitudeKeys.union(["stand", "turn", "walk_to", "speed", "note"]), at: field)
+        try checkKeys(obj, ScriptParser.attitudeKeys.union(["stand", "turn", "walk_to", "speed", "vehicle", "note"]), at: field)
         if let s = obj["note"] { _ = try string(s, "\(field).note") }
         var attitude = try self.attitude(obj, base: defaults, at: field)
         let motion: Timeline.Motion
@@ -224,6 +224,7 @@ struct ScriptParser {
             if key == "turn" && obj["transition"] == nil { attitude.transition = d }
             motion = .stand(d)
             if obj["speed"] != nil { throw fail("\(field).speed", "only a walk_to segment has a speed") }
+            if obj["vehicle"] != nil { throw fail("\(field).vehicle", "only a walk_to segment can be driven") }
         default:
             let v = obj["walk_to"]!, f = "\(field).walk_to"
             let target: Timeline.WalkTarget
@@ -235,7 +236,12 @@ struct ScriptParser {
                 target = .point(try place(v, f))
             }
             let speed = try obj["speed"].map { try number($0, "\(field).speed", in: 0.05...20, "a speed in m/s within 0.05…20") } ?? 1.35
-            motion = .walk(to: target, speed: speed)
+            var vehicle = false
+            if let v = obj["vehicle"] {
+                guard case .bool(let b) = v else { throw fail("\(field).vehicle", "expected true or false") }
+                vehicle = b
+            }
+            motion = .walk(to: target, speed: speed, vehicle: vehicle)
         }
         return Timeline.Segment(motion: motion, attitude: attitude, field: field)
     }

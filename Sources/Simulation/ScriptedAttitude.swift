@@ -45,7 +45,7 @@ struct ScriptedAttitude: Sendable {
             switch seg.motion {
             case .stand(let d):
                 t += d
-            case .walk(let target, let speed):
+            case .walk(let target, let speed, let vehicle):
                 let field = "\(seg.field).walk_to"
                 guard let path else { throw SimulationError(field: field, "walking needs a path of two or more waypoints") }
                 let to: Double
@@ -63,8 +63,9 @@ struct ScriptedAttitude: Sendable {
                 guard to > s + 0.01 else {
                     throw SimulationError(field: field, String(format: "the place is %.2f m along the path, not beyond where the walker is (%.2f m); the walker only walks forward", to, s))
                 }
-                let end = t + (to - s) / speed + Trajectory.ramp
-                walks.append(Trajectory.Walk(start: t, end: end, speed: speed))
+                let walk = Trajectory.Walk(start: t, end: t, speed: speed, vehicle: vehicle)
+                let end = t + (to - s) / speed + walk.ramp
+                walks.append(Trajectory.Walk(start: t, end: end, speed: speed, vehicle: vehicle))
                 t = end
                 s = to
             }

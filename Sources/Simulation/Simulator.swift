@@ -337,9 +337,11 @@ public struct Simulator: Sendable {
                     accuracy = (off * (1.03 + 0.07 * badRNG.uniform()) * 10).rounded() / 10
                 }
                 let geo = plane.geodetic(enu: p + err)
-                let fix = gpsModel.written(GPSFix(time: tg, coordinate: GeoCoordinate(latitude: geo.latitude, longitude: geo.longitude,
-                                                                                      altitude: geo.altitude),
-                                                  horizontalAccuracy: accuracy))
+                // The receiver's velocity: the trajectory's (its step oscillations included).
+                let velocity = (trajectory.position(tg + 0.05) - trajectory.position(tg - 0.05)) * 10
+                let measured = GPSFix(time: tg, coordinate: GeoCoordinate(latitude: geo.latitude, longitude: geo.longitude, altitude: geo.altitude),
+                                      horizontalAccuracy: accuracy)
+                let fix = gpsModel.written(gpsModel.withSpeed(measured, east: velocity.x, north: velocity.y))
                 try emit(.gps(fix), .gps, index: index, rate: c.gpsRate, t0: 0)
                 continue
             }

@@ -17,8 +17,8 @@ public struct Timeline: Sendable {
         /// Standing still for this many seconds.
         case stand(Double)
         /// Walking along the path to a place on it at a speed, m/s (with 1.5 s start and stop
-        /// ramps).
-        case walk(to: WalkTarget, speed: Double)
+        /// ramps); or, `vehicle`, driven there (`Trajectory.Walk.vehicle`).
+        case walk(to: WalkTarget, speed: Double, vehicle: Bool = false)
     }
 
     public enum WalkTarget: Sendable {

@@ -13,8 +13,16 @@ struct Trajectory: Sendable {
     static let speed = 1.35, ramp = 1.5, standStart = 3.0, standEnd = 3.0
     static let stepHz = 1.8
 
-    /// One walk: full speed between the ramps, from `start` to `end` (s).
-    struct Walk: Sendable { var start, end, speed: Double }
+    /// One walk: full speed between the ramps, from `start` to `end` (s). A `vehicle` (a drive:
+    /// the phone in a car) has no step oscillations and ramps its speed at 2 m/s² (a car's
+    /// gentle start and stop) rather than over a walker's 1.5 s.
+    struct Walk: Sendable {
+        var start, end, speed: Double
+        var vehicle = false
+        static let vehicleAcceleration = 2.0
+        /// The start and the stop ramp's length, s.
+        var ramp: Double { vehicle ? max(Trajectory.ramp, speed / Walk.vehicleAcceleration) : Trajectory.ramp }
+    }
 
     enum Kind: Sendable {
         case lookAround, walking, pocket
@@ -93,18 +101,19 @@ struct Trajectory: Sendable {
         return x * x * x * x * (x * (x - 3) + 2.5)
     }
 
-    /// Walking weight 0…1 (0 standing, 1 at full speed), its first two derivatives, and the
-    /// speed (m/s) with its derivative.
+    /// Walking weight 0…1 (0 standing or driven, 1 walking at full speed), its first two
+    /// derivatives, and the speed (m/s) with its derivative (walked or driven).
     func weight(_ t: Double) -> (w: Double, d: Double, d2: Double, v: Double, vd: Double) {
-        let R = Trajectory.ramp
         var r = (w: 0.0, d: 0.0, d2: 0.0, v: 0.0, vd: 0.0)
         for walk in walks where t > walk.start && t < walk.end {
+            let R = walk.ramp
             let x1 = (t - walk.start) / R, x2 = (t - walk.end + R) / R
             let w = Trajectory.smoother(x1) - Trajectory.smoother(x2)
             let d = (Trajectory.smootherD(x1) - Trajectory.smootherD(x2)) / R
+            r.v += walk.speed * w; r.vd += walk.speed * d
+            guard !walk.vehicle else { continue }
             r.w += w; r.d += d
             r.d2 += (Trajectory.smootherD2(x1) - Trajectory.smootherD2(x2)) / (R * R)
-            r.v += walk.speed * w; r.vd += walk.speed * d
         }
         return r
     }
@@ -112,9 +121,9 @@ struct Trajectory: Sendable {
     /// Distance walked, m.
     func distance(_ t: Double) -> Double {
         guard let path else { return 0 }
-        let R = Trajectory.ramp
         var s = 0.0
         for walk in walks where t > walk.start {
+            let R = walk.ramp
             s += walk.speed * R * (Trajectory.smootherI((t - walk.start) / R) - Trajectory.smootherI((t - walk.end + R) / R))
         }
         return min(max(s, 0), path.path.length)

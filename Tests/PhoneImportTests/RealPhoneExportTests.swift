@@ -34,6 +34,17 @@ struct RealPhoneExportTests {
         #expect(notices.filter { $0.contains("Gyroscope.csv: no samples for") }.count == 1)
     }
 
+    /// The drive's fixes keep Sensor Logger's ground speed and its accuracy, and its course
+    /// where the phone states it within 30° (the car moving).
+    @Test func theDrivesFixesKeepTheSpeed() throws {
+        let (samples, _, _) = try readWithNotices(realPhones.appendingPathComponent("android-drive-leaf"))
+        let fixes = samples.compactMap { s -> GPSFix? in if case .gps(let f) = s { return f }; return nil }
+        #expect(fixes.count > 250 && fixes.allSatisfy { $0.speed != nil && $0.speedAccuracy != nil })
+        let moving = fixes.filter { ($0.speed ?? 0) > 5 }
+        #expect(moving.count > fixes.count / 2 && moving.allSatisfy { $0.course != nil })
+        #expect(fixes.contains { $0.course == nil })
+    }
+
     /// The phone's own orientation: Android's documented convention (device → ENU, magnetic
     /// north) passes the check against its gravity and field, and turns Gravity.csv's vector
     /// (Android's sign, up) to ENU's up and the field's horizontal part to north.

@@ -13,11 +13,12 @@ import Testing
     /// positions at frame times (time, lat, lon), and the walker's motion from its accelerometer
     /// samples (`StepDetector`, the direction faced from the true attitude).
     /// With `dropouts`, the benchmark's `dropouts` model instead (benchmarks/position.sh: gaps
-    /// of 5–20 s 1.5 times a minute, 10 % stale fixes).
-    static func walk(seed: UInt64, dropouts: Bool = false) throws
+    /// of 5–20 s 1.5 times a minute, 10 % stale fixes). `script`: another of
+    /// benchmarks/position's scripts (the drive).
+    static func walk(seed: UInt64, dropouts: Bool = false, script name: String = "walk-multipath") throws
         -> (fixes: [GPSFix], truth: [(Double, Double, Double)], motion: [MotionSample]) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("benchmarks/position/walk-multipath.script.json").path
+            .deletingLastPathComponent().appendingPathComponent("benchmarks/position/\(name).script.json").path
         var config = try SimulationSetup.config(script: script, waypoints: nil, pathFile: nil, startUTC: startUTC)
         config.seed = seed
         if dropouts {
@@ -70,9 +71,14 @@ import Testing
     static func scores(seed: UInt64, withSteps: Bool, causal: Bool = false, dropouts: Bool = false) throws -> Scores {
         let simulated = dropouts ? dropoutWalk : try #require(walks[seed])
         let (fixes, truth, motion) = try simulated.get()
+        return try scores(fixes: fixes, truth: truth, motion: withSteps ? motion : [], causal: causal)
+    }
+
+    /// The scores of `fixes` smoothed with `motion` against `truth` (time, lat, lon).
+    static func scores(fixes: [GPSFix], truth: [(Double, Double, Double)], motion: [MotionSample], causal: Bool) throws -> Scores {
         var track = GPSTrack()
         fixes.forEach { track.add($0) }
-        track.smooth(causal: causal, motion: withSteps ? motion : [])
+        track.smooth(causal: causal, motion: motion)
         var out = Scores(motionFixes: track.smoothed?.motionFixes ?? 0, fixes: fixes.count)
         for (t, lat, lon) in truth {
             let plane = LocalTangentPlane(origin: GeoCoordinate(latitude: lat, longitude: lon, altitude: 0))

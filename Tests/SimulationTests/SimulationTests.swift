@@ -31,6 +31,13 @@ struct Simulated {
     }
     static func parse(_ line: String) -> SensorSample? {
         guard !line.hasPrefix("#"), !line.hasPrefix("time,") else { return nil }
+        // A fix with the receiver's speed is written as two rows, its gps_velocity first.
+        let rows = line.split(separator: "\n").map(String.init)
+        if rows.count == 2, case .gps(var fix)? = parse(rows[1]) {
+            let v = rows[0].split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+            fix.speed = v[2]; fix.course = v[3]; fix.speedAccuracy = v[5]
+            return .gps(fix)
+        }
         let p = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         let t = Double(p[0])!
         let v = { Vector3(Double(p[2])!, Double(p[3])!, Double(p[4])!) }

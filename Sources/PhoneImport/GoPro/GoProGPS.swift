@@ -80,7 +80,9 @@ public struct GoProGPS: Sendable {
             }
             let accuracy = dop.flatMap { $0 > 0 ? $0 * Self.rangeErrorMetres : nil }
             if let dop, dop > 0 { dopRange = dopRange.map { min($0.lowerBound, dop)...max($0.upperBound, dop) } ?? dop...dop }
-            fixes.append(GPSFix(time: times[k], coordinate: c, horizontalAccuracy: accuracy))
+            // GPS5 and GPS9 both carry the 2-D ground speed (m/s) fourth; no course.
+            let speed = s.count > 3 && s[3].isFinite && s[3] >= 0 ? s[3] : nil
+            fixes.append(GPSFix(time: times[k], coordinate: c, horizontalAccuracy: accuracy, speed: speed))
         }
     }
 
