@@ -104,7 +104,7 @@ public struct OfflineFusion {
         }
         let (start, end) = (recording.gyro.times[0], recording.gyro.times[n - 1])
         let allRests = RestBiasSurvey(recording, params: params)
-        let trust = OfflineTrust(allRests, accel: recording.accel, start: start, end: end, params: params)
+        let trust = OfflineTrust(allRests, accel: recording.accel, mag: recording.mag, start: start, end: end, params: params)
         let survey = trust.seeds(allRests)
         report.rests = survey.rests.count
         if hasMag, let notice = trust.notice(start: start, end: end, params: params) { report.notices.append(notice) }
@@ -226,7 +226,7 @@ public struct OfflineFusion {
             let tm = mi < mn ? m.times[mi] : .infinity
             if tg <= ta && tg <= tm {
                 let span = spans.update(tg)
-                if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
+                if span.changed { f.setFallback(span.fallsBack, offline: p, liveTauMag: liveTauMag) }
                 f.updateGyro(g.vector(gi), time: tg)
                 u.update(f, time: tg)
                 if f.state.initialized { out.store(gi, f); out.store(gi, u) }
@@ -259,7 +259,7 @@ public struct OfflineFusion {
             let tm = mi >= 0 ? -m.times[mi] : .infinity
             if tg <= ta && tg <= tm {
                 let span = spans.update(g.times[gi])
-                if span.changed { f.setTauMag(span.fallsBack ? liveTauMag : p.tauMag) }
+                if span.changed { f.setFallback(span.fallsBack, offline: p, liveTauMag: liveTauMag) }
                 f.updateGyro(gi + 1 < gn ? -g.vector(gi + 1) : .zero, time: tg)
                 u.update(f, time: tg)
                 if f.state.initialized { out.store(gi, f); out.store(gi, u) }

@@ -47,12 +47,14 @@ import Testing
 
     /// Seed 2: the hand's drift passes for rests eight times (a bias error of up to 0.65°/s);
     /// before the fix offline 4.07° against causal 2.79°. Seed 7 with a stronger tremor: no
-    /// rest at all, the vertical bias learnt from the field alone (1.02° against 0.74°).
-    @Test(arguments: [(2, 0.01), (7, 0.08)])
-    func offlineIsNoWorseThanCausal(seed: Int, tremorDeg: Double) throws {
+    /// rest at all, the vertical bias learnt from the field alone (1.02° against 0.74°). Seed 3
+    /// held for 5 minutes: the passes still took the hand's still moments for rests (offline
+    /// 1.24° against causal 1.08°) until they stopped doing so in the hold (0.16°).
+    @Test(arguments: [(2, 0.01, 120.0), (7, 0.08, 120), (3, 0.01, 300)])
+    func offlineIsNoWorseThanCausal(seed: Int, tremorDeg: Double, held: Double) throws {
         let dir = try makeTempDir()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (log, truth) = try Self.simulate(Self.script(seed: seed, held: 120, tremorDeg: tremorDeg), in: dir)
+        let (log, truth) = try Self.simulate(Self.script(seed: seed, held: held, tremorDeg: tremorDeg), in: dir)
         let offline = try Self.score(log, truth: truth, [], in: dir)
         let causal = try Self.score(log, truth: truth, ["--causal"], in: dir)
         #expect(offline.heading <= causal.heading, "offline \(offline.heading)° causal \(causal.heading)°")
