@@ -69,6 +69,10 @@ public struct CausalCourseHeading: Sendable {
     var gap: Gap?
     /// The facing the bridged pose holds (the course less the offset), once a course came.
     var gapFacing: Double?
+    /// The course as the heading while the filter's own is not trusted (`CausalCourseStartup`),
+    /// and the filter's heading σ now (degrees; nil: relative).
+    public private(set) var startup = CausalCourseStartup()
+    var currentSigmaDeg: Double?
 
     /// Gaps bridged and over, for notices (the caller empties it).
     public var endedGaps: [Gap] = []
@@ -86,6 +90,8 @@ public struct CausalCourseHeading: Sendable {
             gap = nil; gapFacing = nil
         }
         lastGyroTime = time
+        currentSigmaDeg = sigmaDeg
+        startup.observe(sigmaDeg: sigmaDeg)
         if let last = history.last, time - last.time < Self.historyStep { return }
         history.append((time, q, sigmaDeg))
         if let first = history.first, time - first.time > Self.historySpan + 1 {
@@ -113,6 +119,9 @@ public struct CausalCourseHeading: Sendable {
         defer { lastCourse = c }
         if gap != nil { gap!.courseSamples += 1; return }
         guard let m = CourseHeading.measurement(c, previous: lastCourse, attitude: { attitude(at: $0) }) else { return }
+        // Against a heading the filter does not trust yet, z is not the holding: the course
+        // stands in for the heading, and the segment learns from trusted measurements only.
+        if offset == nil, let s = sigma(at: m.time), CausalCourseStartup.untrusted(s) { startup.add(m, sigmaDeg: s); return }
         if let first = segmentFirst, let last = segment.last, CourseHeading.startsSegment(m, first: first, last: last) {
             segment.removeAll(); segmentSigmas.removeAll(); offset = nil; support = 0; sum = 0
         }
@@ -184,6 +193,7 @@ public struct CausalCourseHeading: Sendable {
     /// The correction at t, degrees added to the azimuth: the filter's share of the holding
     /// offset (held), and the smoothed residual (which fades without measurements).
     public func correction(at t: Double) -> Double {
+        if offset == nil, let c = startup.correctionDeg, CausalCourseStartup.untrusted(currentSigmaDeg) { return c }
         guard offset != nil, support > 0 else { return fieldShareDeg }
         let d = exp(-max(0, t - lastMeasured) / CourseHeading.smoothing)
         return fieldShareDeg + CourseHeading.applied(sum * d / (support * d + CourseHeading.priorWeight))

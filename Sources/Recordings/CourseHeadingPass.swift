@@ -54,6 +54,7 @@ struct CausalCourseOutput {
                                                                 offsetBeforeDeg: g.holdingOffsetDeg, offsetAfterDeg: nil)))
         }
         course.endedGaps.removeAll()
+        if lastTime != nil, let notice = course.startup.notice() { onNotice?(notice) }
         if lastTime != nil, course.samples > 0 {
             onNotice?(CourseHeading.notice(samples: course.samples, segments: course.segments, sizes: course.corrections, causal: true))
         }

@@ -26,11 +26,9 @@ import Testing
 
     func median(_ e: [Double]) -> Double { e.isEmpty ? 180 : e[e.count / 2] }
 
-    /// The script simulated, fused with and without its GPS course (offline, then causal):
-    /// (with, without) error medians over each window.
-    func fuse(_ script: [String: Any], windows: [(Double, Double)]) throws -> [(mode: String, with: [Double], without: [Double], stderr: String)] {
-        let dir = try makeTempDir()
-        defer { try? FileManager.default.removeItem(at: dir) }
+    /// The script simulated into `dir`: the log, the same log without its gps rows (the fusion
+    /// without the course, given `--at`), and the truth.
+    func simulate(_ script: [String: Any], in dir: URL) throws -> (log: URL, noGPS: URL, truth: URL) {
         let scriptURL = dir.appendingPathComponent("script.json")
         try JSONSerialization.data(withJSONObject: script).write(to: scriptURL)
         let log = dir.appendingPathComponent("log.csv"), truth = dir.appendingPathComponent("truth.csv")
@@ -40,6 +38,15 @@ import Testing
         let text = try String(contentsOf: log, encoding: .utf8)
         try text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains(",gps,") }
             .joined(separator: "\n").write(to: noGPS, atomically: true, encoding: .utf8)
+        return (log, noGPS, truth)
+    }
+
+    /// The script simulated, fused with and without its GPS course (offline, then causal):
+    /// (with, without) error medians over each window.
+    func fuse(_ script: [String: Any], windows: [(Double, Double)]) throws -> [(mode: String, with: [Double], without: [Double], stderr: String)] {
+        let dir = try makeTempDir()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (log, noGPS, truth) = try simulate(script, in: dir)
         var out: [(String, [Double], [Double], String)] = []
         for mode in [[], ["--causal"]] {
             let with = dir.appendingPathComponent("with.csv"), without = dir.appendingPathComponent("without.csv")
