@@ -110,8 +110,15 @@ public struct HeadingUncertainty: Sendable {
     @inlinable public var sigma: Double { min((drift + systematic).squareRoot(), .pi) }
 
     /// After each gyro sample of `filter` (at `time`; the backward pass's negated time).
-    @inline(__always)
     public mutating func update(_ filter: ComplementaryFilter, time: Double) {
+        var filter = filter
+        update(&filter, time: time)
+    }
+
+    /// The same, the filter taken by reference (it is not changed): the offline passes call it
+    /// after every gyro sample, and a 2 KB filter handed over by value is copied for each call.
+    @inline(__always)
+    public mutating func update(_ filter: inout ComplementaryFilter, time: Double) {
         let s = filter.state, p = filter.params, hp = p.headingSigma
         guard s.initialized else { lastTime = time; return }
         guard started, let last = lastTime else {

@@ -56,9 +56,8 @@ public enum MagnetometerSteps {
         }
         var changes = [Double](repeating: 0, count: n)
         for i in 1..<n { changes[i] = (f[i] - f[i - 1]).norm }
-        let sorted = changes.dropFirst().filter(\.isFinite).sorted()
-        guard !sorted.isEmpty else { return [] }
-        let threshold = max(minStepUT, noiseFactor * sorted[sorted.count / 2])
+        guard let typical = upperMedian(changes.dropFirst().filter(\.isFinite)) else { return [] }
+        let threshold = max(minStepUT, noiseFactor * typical)
         let candidates = (1..<n).filter { changes[$0] > threshold }
         guard !candidates.isEmpty else { return [] }
 

@@ -228,7 +228,7 @@ public struct OfflineFusion {
                 let span = spans.update(tg)
                 if span.changed { f.setFallback(span.fallsBack, offline: p, liveTauMag: liveTauMag) }
                 f.updateGyro(g.vector(gi), time: tg)
-                u.update(f, time: tg)
+                u.update(&f, time: tg)
                 if f.state.initialized { out.store(gi, f); out.store(gi, u) }
                 trace?(tg, f)
                 gi += 1
@@ -261,7 +261,7 @@ public struct OfflineFusion {
                 let span = spans.update(g.times[gi])
                 if span.changed { f.setFallback(span.fallsBack, offline: p, liveTauMag: liveTauMag) }
                 f.updateGyro(gi + 1 < gn ? -g.vector(gi + 1) : .zero, time: tg)
-                u.update(f, time: tg)
+                u.update(&f, time: tg)
                 if f.state.initialized { out.store(gi, f); out.store(gi, u) }
                 gi -= 1
             } else if ta <= tm {

@@ -301,7 +301,7 @@ public struct FusionPass {
                     }
                 }
                 if sensor == .gyro {
-                    uncertainty.update(filter, time: time)
+                    uncertainty.update(&filter, time: time)
                     if let onPose, let pose = gyroPose { try onPose(time, course.pose(pose, at: time), sigmaDeg()) }
                     if let onFilter { try onFilter(time, filter) }
                 }

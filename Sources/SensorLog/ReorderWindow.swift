@@ -42,7 +42,9 @@ struct ReorderWindow {
         if queueHead < queue.count, heap.min.map({ !($0 < queue[queueHead]) }) ?? true {
             let p = queue[queueHead]
             queueHead += 1
-            if queueHead > 4096 && queueHead * 2 > queue.count {
+            // Cut the front off when it is 4 times what is left: the records left (a window's
+            // worth) are moved once per 4 windows read, not once per window.
+            if queueHead > 4096 && queueHead > 4 * (queue.count - queueHead) {
                 queue.removeFirst(queueHead)
                 queueHead = 0
             }
