@@ -89,6 +89,9 @@ public struct FusionPass {
     public var onNotice: ((String) -> Void)?
     /// Fuse causally (see above).
     public var causal = false
+    /// Find the walker's steps (`FusionResult.motion`): off when only the poses are wanted
+    /// (`poiar pose` without `--track`), which then skips the step detector's work.
+    public var wantsMotion = true
 
     /// Where the attitude comes from (`--pose-source`): poiar's fusion, or the phone's own
     /// orientation (`HeadingSettlement`).
@@ -152,7 +155,7 @@ public struct FusionPass {
             }
         }
         // The steps first: the estimate takes the accelerometer samples over.
-        log.steps = StepDetector.detect(log.recording.accel)
+        if wantsMotion { log.steps = StepDetector.detect(log.recording.accel) }
         var (series, report) = fusion.estimate(&log.recording)
         if let traceError { throw traceError }
         log.recording = SensorRecording()  // the samples are no longer needed
@@ -198,7 +201,7 @@ public struct FusionPass {
             frames.append(FrameEvent(time: f.time, line: f.line, still: f.still, footage: f.footage, pose: Pose(q),
                                      headingSigmaDeg: series.headingSigma(at: f.time)))
         }
-        let steps = log.steps ?? StepDetector.detect(log.recording.accel)
+        let steps = wantsMotion ? log.steps ?? StepDetector.detect(log.recording.accel) : StepDetector()
         return FusionResult(frames: frames, track: log.track, metadata: recording.metadata, sampleCounts: log.counts,
                             firstTime: log.firstTime, lastTime: log.lastTime, headingIsAbsolute: series.headingIsAbsolute,
                             footageOutside: (footageFrames?.count ?? 0) - (footageFrames == nil ? 0 : slots.count),
@@ -291,7 +294,7 @@ public struct FusionPass {
                     course.course.observe(pose.orientation, time: time, sigmaDeg: filter.state.headingIsAbsolute ? sigmaDeg() : nil)
                     course.notices(final: nil, onNotice)
                 }
-                if sensor == .accel {
+                if sensor == .accel, wantsMotion {
                     // Each step judgement takes the direction faced as the filter has it then.
                     steps.add(time: time, force: value)
                     while motion.count < steps.samples.count {

@@ -76,6 +76,7 @@ public enum PoseExport {
         var pass = pass
         let logPath = recording.path
         pass.onNotice = notice
+        pass.wantsMotion = track != nil && trackMotion
         let mcapFile = try mcap.map { try RecordingMCAP(url: $0, logPath: logPath, metadata: recording.metadata, frames: false, notice: notice) }
         func run() throws {
             if let mcapFile, let onPose = pass.onPose {
