@@ -9,8 +9,11 @@ struct POIsCommand: ParsableCommand {
         abstract: "Import, fetch, query and show points of interest.",
         subcommands: [Import.self, Query.self, Show.self, Categories.self, Fetch.self, Bench.self])
 
+    // Each subcommand names itself: without a name ArgumentParser derives one from the type's
+    // name, by reflection, for every subcommand at every start of poiar (10 M instructions).
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import POI sources (OSM PBF, OSM XML (.osm, .osm.bz2, .gz; Overpass XML; history files), Overpass JSON, GeoJSON (also GeoJSONSeq), Google Places JSON (also Places API (New)), CSV) into a poiar database; re-importing updates.")
 
         @Argument(help: "Source files.")
@@ -46,6 +49,7 @@ struct POIsCommand: ParsableCommand {
 
     struct Query: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "query",
             abstract: "POIs within a radius, nearest first, as a JSON array.")
 
         @OptionGroup var database: POIDatabaseArgument
@@ -69,6 +73,7 @@ struct POIsCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print one POI's details: name, categories, position, address, phone, website, opening hours.")
 
         @Argument(help: "The POI id, e.g. osm:node/307465178.")
@@ -90,6 +95,7 @@ struct POIsCommand: ParsableCommand {
 
     struct Categories: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "categories",
             abstract: "List the categories of a database's POIs with their counts (or, without --db, every known category).")
 
         @Option(help: ArgumentHelp("The poiar database (or any POI source). (default: none; the categories poiar knows)", valueName: "file"))
@@ -109,6 +115,7 @@ struct POIsCommand: ParsableCommand {
 
     struct Fetch: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "fetch",
             abstract: "Fetch POIs around a point from Overpass or Google Places into a poiar database (cached: an area fetched before is not fetched again).")
 
         @Option(parsing: .unconditional, help: ArgumentHelp("Centre.", valueName: "lat,lon"))
@@ -141,6 +148,7 @@ struct POIsCommand: ParsableCommand {
 
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "bench",
             abstract: "Time random radius queries in-process (median and p99), through poiar's index and R*Tree alternatives.")
 
         @Option(help: ArgumentHelp("The poiar database.", valueName: "file"))
