@@ -61,16 +61,20 @@ public struct LineBytes {
     /// exact decimal rounding, printf is asked.
     public mutating func fixed(_ v: Double, _ decimals: Int) {
         guard v.isFinite, (0...15).contains(decimals) else { return printf(v, decimals) }
-        let scaled = abs(v) * exactPowerOfTen(decimals)
+        let unit = exactPowerOfTen(decimals)
+        let scaled = abs(v) * unit
         guard scaled < 9e15 else { return printf(v, decimals) }
         // Below 9e15 the conversion truncates to the floor, exactly, and the fraction is exact.
-        let floor = UInt64(scaled)
+        let floor = Int64(scaled)
         let fraction = scaled - Double(floor)
-        guard abs(fraction - 0.5) > Swift.max(1e-6, scaled.ulp) else { return printf(v, decimals) }
+        // The doubt is max(10⁻⁶, ulp); below 2³³ the ulp is under 10⁻⁶ (every pose column),
+        // so it is only worked out above (this runs nine times per pose row).
+        let doubt = scaled < 0x1p33 ? 1e-6 : Swift.max(1e-6, scaled.ulp)
+        guard abs(fraction - 0.5) > doubt else { return printf(v, decimals) }
         // Not a half-way case (above): to nearest is up when the fraction is over a half.
-        let n = fraction > 0.5 ? floor + 1 : floor
-        let unit = UInt64(exactPowerOfTen(decimals))
-        let whole = n / unit, part = n % unit
+        let n = UInt64(fraction > 0.5 ? floor + 1 : floor)
+        let unitDigits = UInt64(Int64(unit))  // (10^decimals ≤ 10¹⁵ as an integer, exactly)
+        let whole = n / unitDigits, part = n % unitDigits
         var wholeDigits = 1, next: UInt64 = 10
         while whole >= next { wholeDigits += 1; next &*= 10 }  // (whole < 9·10¹⁵)
         let negative = v.sign == .minus
