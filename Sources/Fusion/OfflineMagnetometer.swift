@@ -38,7 +38,11 @@ extension OfflineFusion {
             let raw = recording[.magUncal]
             recording[.magUncal] = SampleSeries()
             let (cal, fit) = calibrate(raw, accel: recording.accel, prior: nil)
-            if !cal.isIdentity || recording.mag.isEmpty {
+            let osKept = fit == nil ? nil : osCalibrationHolds(recording)
+            if let osKept {
+                source = "the uncalibrated stream (mag_uncal) is not used: it turned too little for a 3-D fit, and a fit in the horizontal plane cannot tell a hard iron from the local field, which the OS-calibrated stream already reads at WMM2025's strength and dip "
+                    + String(format: "(%.0f%% of the samples, no recalibration step): the OS's calibration is kept", 100 * osKept)
+            } else if !cal.isIdentity || recording.mag.isEmpty {
                 let noCalibratedStream = recording.mag.isEmpty
                 recording.mag = raw
                 fitted = cal
@@ -87,6 +91,27 @@ extension OfflineFusion {
         }
         return out
     }
+
+    /// The share of the OS-calibrated `mag` samples whose field has WMM2025's strength and dip,
+    /// when it is `minOSAgreement` or more and the OS never re-estimated its calibration in
+    /// the recording; else nil. Over a phone that turned too little for a 3-D fit (one held
+    /// still), the horizontal-plane fit of the raw stream forces the model's field on it: a
+    /// local field a few µT off the model (indoors, always) becomes a hard iron and turns the
+    /// heading by degrees, where the OS's calibration, learnt over the phone's turns of days,
+    /// reads the local field as it is (the live filter's field, and the phone's own attitude).
+    func osCalibrationHolds(_ recording: SensorRecording) -> Double? {
+        guard !recording.mag.isEmpty, let f = params.expectedFieldUT, f > 0, let dip = params.expectedDipDeg else { return nil }
+        var mag = recording.mag
+        guard MagnetometerSteps.remove(from: &mag, gyro: recording.gyro).isEmpty else { return nil }
+        let points = MagnetometerLevelFit.points(recording.mag, accel: recording.accel)
+        let share = MagnetometerLevelFit.share(points, offset: .zero, horizontalUT: f * cos(dip * radPerDeg),
+                                               upUT: -f * sin(dip * radPerDeg), params: params)
+        return points.isEmpty || share < Self.minOSAgreement ? nil : share
+    }
+
+    /// Fewest OS-calibrated samples agreeing with the model for the OS's calibration to be kept
+    /// over a horizontal-plane fit of the raw stream.
+    static let minOSAgreement = 0.9
 
     /// The whole-recording calibration of `mag`; where it finds none and WMM2025's field is
     /// known, the fit in the horizontal plane (used when it moves the offset by a tenth of the
