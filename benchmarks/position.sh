@@ -18,7 +18,7 @@
 #     68 % band, the raw fixes faintly) in benchmarks/.work/position/.
 # Done when (issue 28): median ≤ 0.9× and p95 ≤ 0.5× the raw fixes', 50–85 % of frames within
 # sigma and ≥ 90 % within 2 sigma.
-#   benchmarks/position.sh [--seeds "20250614 1 2 3 4 5"] [--models "ours wander bursts dropouts drive"] [--no-build] [--no-real]
+#   benchmarks/position.sh [--seeds "20250614 1 2 3 4 5"] [--models "ours wander bursts dropouts slow white mixed drive"] [--no-build] [--no-real]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 work="$here/benchmarks/.work/position"
@@ -55,6 +55,14 @@ elif model == "bursts":    # bigger, longer, more frequent multipath, still clai
     g["multipath"] = {"per_minute": 2, "seconds": [8, 20], "offset_m": [30, 50], "claimed_m": [6, 10]}
 elif model == "dropouts":  # more and longer gaps, more stale fixes
     g["dropouts"] = {"per_minute": 1.5, "seconds": [5, 20]}; g["stale"] = 0.1
+elif model == "slow":      # a wander slower and larger than the smoother assumes: all but a constant offset
+    s["sensors"]["gps_noise"] = 8; g["wander_tau"] = 300
+elif model == "white":     # a small, quick wander under white noise that dominates
+    s["sensors"]["gps_noise"] = 3; g["wander_tau"] = 20; g["white_noise"] = 2
+elif model == "mixed":     # a 5 m wander over a minute, longer bursts, more dropouts
+    s["sensors"]["gps_noise"] = 5; g["wander_tau"] = 60
+    g["multipath"] = {"per_minute": 2, "seconds": [5, 15], "offset_m": [15, 35], "claimed_m": [5, 10]}
+    g["dropouts"] = {"per_minute": 1, "seconds": [5, 15]}
 elif model not in ("ours", "drive"):
     sys.exit(f"unknown model {model}")
 json.dump(s, open(out, "w"), indent=1)
