@@ -32,13 +32,15 @@ extension OfflineFusion {
         var prior = params.magHardIronSeed
         var fitted: MagnetometerCalibration?
         var level: MagnetometerLevelFit.Result?
+        // Set when the OS's calibration is kept: its stream was found free of steps then.
+        var osKept: Double?
         if !recording[.magUncal].isEmpty {
             // The raw field's hard iron is one offset over the whole recording, where the OS may
             // have re-estimated the calibrated stream's bias: used when it can be calibrated.
             let raw = recording[.magUncal]
             recording[.magUncal] = SampleSeries()
             let (cal, fit) = calibrate(raw, accel: recording.accel, prior: nil)
-            let osKept = fit == nil ? nil : osCalibrationHolds(recording)
+            osKept = fit == nil ? nil : osCalibrationHolds(recording)
             if let osKept {
                 source = "the uncalibrated stream (mag_uncal) is not used: it turned too little for a 3-D fit, and a fit in the horizontal plane cannot tell a hard iron from the local field, which the OS-calibrated stream already reads at WMM2025's strength and dip "
                     + String(format: "(%.0f%% of the samples, no recalibration step): the OS's calibration is kept", 100 * osKept)
@@ -55,7 +57,7 @@ extension OfflineFusion {
                 source = "the uncalibrated stream (mag_uncal) is not used: \(cal.limitation ?? "no calibration fits it")"
             }
         }
-        if fitted == nil && removesMagnetometerSteps {
+        if fitted == nil && osKept == nil && removesMagnetometerSteps {
             let steps = MagnetometerSteps.remove(from: &recording.mag, gyro: recording.gyro)
             if !steps.isEmpty {
                 let sizes = steps.map(\.offsetChange.norm)
