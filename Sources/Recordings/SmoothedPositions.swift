@@ -26,6 +26,8 @@ public struct SmoothedPositions: Sendable {
     let accuracies: [Double]
     /// Whether each estimate is at a fix (else at an epoch in a GPS gap, `MotionVelocity.gapTimes`).
     let isFix: [Bool]
+    /// σ's floor at each estimate, m: the stated error its fixes do not show (`SigmaFloor`).
+    let floors: [Double]
 
     /// Fixes given the walker's velocity from the IMU (`MotionVelocity`): still, or stepping.
     public let motionFixes: Int
@@ -103,6 +105,8 @@ public struct SmoothedPositions: Sendable {
         }
         accuracies = planeFixes.map(\.accuracy)
         isFix = planeFixes.map(\.isFix)
+        let residuals = zip(planeFixes, estimates).map { fix, e -> Double? in fix.isFix ? hypot(fix.east - e.east.x, fix.north - e.north.x) : nil }
+        floors = SigmaFloor.floors(times: estimates.map(\.time), residuals: residuals, accuracies: accuracies, causal: causal)
         self.causal = causal
         staleFixes = stale
     }
@@ -120,15 +124,15 @@ public struct SmoothedPositions: Sendable {
             let k = max(0, estimates.upperBound(of: time, by: \.time) - 1)
             let e = estimates[k]
             let dt = time - e.time
-            guard dt > 0 else { return (e.east.x, e.north.x, stated(e.radius68, accuracies[k])) }
+            guard dt > 0 else { return (e.east.x, e.north.x, stated(e.radius68, floors[k])) }
             let wanderVar = pow(smoother.settings.wanderShare * PositionSmoother.axisSigma(accuracies[k]), 2)
             let (f, q) = smoother.transition(from: e, to: time, wanderVar: wanderVar)
             let grown = PositionSmoother.Estimate(time: time, east: f * e.east, north: f * e.north,
                                                   covariance: (f * e.covariance * f.transposed) + q)
-            return (grown.east.x, grown.north.x, stated(grown.radius68, accuracies[k]))
+            return (grown.east.x, grown.north.x, stated(grown.radius68, floors[k]))
         }
-        if time <= first.time { return (first.east.x, first.north.x, stated(first.radius68, accuracies[0])) }
-        if time >= last.time { return (last.east.x, last.north.x, stated(last.radius68, accuracies[accuracies.count - 1])) }
+        if time <= first.time { return (first.east.x, first.north.x, stated(first.radius68, floors[0])) }
+        if time >= last.time { return (last.east.x, last.north.x, stated(last.radius68, floors[floors.count - 1])) }
         let lo = estimates.interpolationInterval(for: time, by: \.time)
         let a = estimates[lo], b = estimates[lo + 1]
         let h = b.time - a.time
@@ -138,22 +142,13 @@ public struct SmoothedPositions: Sendable {
         let h01 = -2 * s * s * s + 3 * s * s, h11 = s * s * s - s * s
         func hermite(_ p0: Vector3, _ p1: Vector3) -> Double { h00 * p0.x + h10 * h * p0.y + h01 * p1.x + h11 * h * p1.y }
         let variance = (1 - s) * a.covariance[0, 0] + s * b.covariance[0, 0]
-        let accuracy = (1 - s) * accuracies[lo] + s * accuracies[lo + 1]
-        return (hermite(a.east, b.east), hermite(a.north, b.north), stated(1.5096 * max(0, variance).squareRoot(), accuracy))
+        let floor = (1 - s) * floors[lo] + s * floors[lo + 1]
+        return (hermite(a.east, b.east), hermite(a.north, b.north), stated(1.5096 * max(0, variance).squareRoot(), floor))
     }
 
-    /// The share of a fix's stated accuracy that σ never falls below (in quadrature): the
-    /// part of the GPS wander no number of fixes averages away. The filter's wander has a
-    /// 30 s correlation time, so over minutes it takes the fixes' mean as the truth; a wander
-    /// slower or larger than that (a 6–8 m wander over 2–5 minutes) is a common offset that
-    /// the fixes cannot show. Measured over seven error models × ten seeds (docs/position.md):
-    /// 0.35 keeps the pooled share within σ at 50–85 % and lifts the worst 2σ walks.
-    static let unobservableShare = 0.35
-
-    /// The radius stated for a filter's 68 % radius `radius` where the fixes state `accuracy`.
-    func stated(_ radius: Double, _ accuracy: Double) -> Double {
-        (radius * radius + pow(Self.unobservableShare * accuracy, 2)).squareRoot()
-    }
+    /// The radius stated for a filter's 68 % radius `radius` where σ's floor is `floor`
+    /// (`SigmaFloor`), in quadrature.
+    func stated(_ radius: Double, _ floor: Double) -> Double { (radius * radius + floor * floor).squareRoot() }
 
     /// The smoothed position at `time` at `altitude`, with its 68 % radius.
     func position(at time: Double, altitude: Double?) -> (GeoCoordinate, Double)? {

@@ -15,8 +15,11 @@ import Testing
     /// With `dropouts`, the benchmark's `dropouts` model instead (benchmarks/position.sh: gaps
     /// of 5–20 s 1.5 times a minute, 10 % stale fixes). `script`: another of
     /// benchmarks/position's scripts (the drive).
-    /// With `slowWander`, the benchmark's `slow` model: an 8 m wander over 300 s.
-    static func walk(seed: UInt64, dropouts: Bool = false, slowWander: Bool = false, script name: String = "walk-multipath") throws
+    /// With `slowWander`, the benchmark's `slow` model: an 8 m wander over 300 s; with `wander`,
+    /// its `wander` model: 6 m over 120 s. With `bursts`,
+    /// the benchmark's `bursts` model: 30–50 m for 8–20 s twice a minute, claiming 6–10 m.
+    static func walk(seed: UInt64, dropouts: Bool = false, slowWander: Bool = false, wander: Bool = false, bursts: Bool = false,
+                     script name: String = "walk-multipath") throws
         -> (fixes: [GPSFix], truth: [(Double, Double, Double)], motion: [MotionSample]) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("benchmarks/position/\(name).script.json").path
@@ -29,6 +32,13 @@ import Testing
         if slowWander {
             config.gpsNoise = 8
             config.gpsErrors.wanderSeconds = 300
+        }
+        if wander {
+            config.gpsNoise = 6
+            config.gpsErrors.wanderSeconds = 120
+        }
+        if bursts {
+            config.gpsErrors.multipath = .init(perMinute: 2, seconds: 8...20, offset: 30...50, claimed: 6...10)
         }
         var sim = Simulated()
         var truth: [(Double, Double, Double)] = []
@@ -131,10 +141,21 @@ import Testing
     /// A wander slower and larger than the smoother's model (8 m over 300 s, the benchmark's
     /// `slow`): over a walk it is a common offset the fixes cannot show, which σ must still
     /// hold: seed 1, the worst of ten, had 0 % of its fixes within σ and 75 % within 2σ before
-    /// σ's floor (`SmoothedPositions.unobservableShare`).
+    /// σ's floor (`SigmaFloor`).
     @Test func sigmaHoldsASlowWander() throws {
         let walk = try Self.walk(seed: 1, slowWander: true)
         let s = try Self.scores(fixes: walk.fixes, truth: walk.truth, motion: walk.motion, causal: false)
+        #expect(s.share(s.within2) >= 0.9)
+    }
+
+    /// A wander slower than the model's (6 m over 120 s, the benchmark's `wander`), on the seed
+    /// where it is a common offset of the whole walk: the fixes sit closer to the track than
+    /// they claim, and σ takes the remainder in (`SigmaFloor`'s unseen error). Before, 13 % of
+    /// the fixes were within σ; the band's 50 % is not reached on this walk (docs/position.md).
+    @Test func sigmaHoldsAWanderTheFixesDoNotShow() throws {
+        let walk = try Self.walk(seed: 1, wander: true)
+        let s = try Self.scores(fixes: walk.fixes, truth: walk.truth, motion: walk.motion, causal: false)
+        #expect(s.share(s.within1) >= 0.25)
         #expect(s.share(s.within2) >= 0.9)
     }
 
@@ -145,6 +166,16 @@ import Testing
         #expect(Self.percentile(s.estimate, 50) <= Self.percentile(s.raw, 50))
         #expect(Self.percentile(s.estimate, 95) <= 0.9 * Self.percentile(s.raw, 95))
         #expect((0.5...0.85).contains(s.share(s.within1)))
+        #expect(s.share(s.within2) >= 0.9)
+    }
+
+    /// Long bursts far off that still claim a good fix (the benchmark's `bursts`, seed
+    /// 20250614): the causal filter softens them but a burst of them carries it onto the burst,
+    /// where its residuals are small again; σ holds what it took in (`SigmaFloor`'s jumps).
+    /// Before, 74 % of the fixes were within 2σ.
+    @Test func causalSigmaHoldsTheBurstsItTookIn() throws {
+        let walk = try Self.walk(seed: 20250614, bursts: true)
+        let s = try Self.scores(fixes: walk.fixes, truth: walk.truth, motion: walk.motion, causal: true)
         #expect(s.share(s.within2) >= 0.9)
     }
 
