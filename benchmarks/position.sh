@@ -63,6 +63,16 @@ elif model == "mixed":     # a 5 m wander over a minute, longer bursts, more dro
     s["sensors"]["gps_noise"] = 5; g["wander_tau"] = 60
     g["multipath"] = {"per_minute": 2, "seconds": [5, 15], "offset_m": [15, 35], "claimed_m": [5, 10]}
     g["dropouts"] = {"per_minute": 1, "seconds": [5, 15]}
+elif model == "tau10":     # the simulator's parameters varied beyond the models above (σ's floor, docs/position.md)
+    s["sensors"]["gps_noise"] = 4; g["wander_tau"] = 10
+elif model == "tau120n2":
+    s["sensors"]["gps_noise"] = 2; g["wander_tau"] = 120
+elif model == "n8tau60":
+    s["sensors"]["gps_noise"] = 8; g["wander_tau"] = 60
+elif model == "bigburst":
+    g["multipath"] = {"per_minute": 1, "seconds": [10, 25], "offset_m": [40, 70], "claimed_m": [4, 8]}
+elif model == "smallburst":
+    g["multipath"] = {"per_minute": 3, "seconds": [3, 8], "offset_m": [8, 14], "claimed_m": [4, 8]}
 elif model not in ("ours", "drive"):
     sys.exit(f"unknown model {model}")
 json.dump(s, open(out, "w"), indent=1)
